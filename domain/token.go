@@ -1,0 +1,177 @@
+package domain
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Well-known abilities. AbilityAll grants every ability, as Sanctum's "*" does.
+const (
+	AbilityAll           = "*"
+	AbilityPostsRead     = "posts:read"
+	AbilityPostsWrite    = "posts:write"
+	AbilityProfileUpdate = "profile:update"
+)
+
+// TouchInterval is how stale last_used_at may grow before a request writes it
+// again: writing on every request would make each authenticated read a write.
+const TouchInterval = time.Minute
+
+// Token is a personal access token. Only the SHA-256 digest of its secret is
+// kept; the plain text exists once, when it is issued.
+type Token struct {
+	ID         int64
+	UserID     int64
+	Name       string
+	Hash       string // hex SHA-256 of the secret part of the plain text
+	Abilities  []string
+	LastUsedAt *time.Time
+	ExpiresAt  *time.Time // nil: never expires
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// NewToken prepares a token for userID, issued at now and living for
+// lifetime (zero: forever). The store assigns the ID.
+func NewToken(userID int64, name, hash string, abilities []string, now time.Time, lifetime time.Duration) Token {
+	t := Token{
+		UserID:    userID,
+		Name:      name,
+		Hash:      hash,
+		Abilities: slices.Clone(abilities),
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
+	if t.Abilities == nil {
+		t.Abilities = []string{}
+	}
+	if lifetime > 0 {
+		exp := now.Add(lifetime)
+		t.ExpiresAt = &exp
+	}
+	return t
+}
+
+// Can reports whether the token grants ability.
+func (t Token) Can(ability string) bool {
+	return slices.Contains(t.Abilities, AbilityAll) || slices.Contains(t.Abilities, ability)
+}
+
+// CanAll reports whether the token grants every one of abilities.
+func (t Token) CanAll(abilities ...string) bool {
+	for _, a := range abilities {
+		if !t.Can(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// CanAny reports whether the token grants at least one of abilities.
+func (t Token) CanAny(abilities ...string) bool {
+	return slices.ContainsFunc(abilities, t.Can)
+}
+
+// Expired reports whether the token's lifetime has run out at now.
+func (t Token) Expired(now time.Time) bool {
+	return t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)
+}
+
+// NeedsTouch reports whether last_used_at is stale enough to be written at now.
+func (t Token) NeedsTouch(now time.Time) bool {
+	return t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= TouchInterval
+}
+
+// Grants reports whether a token holding t's abilities may issue a token with
+// the requested ones: nobody hands out more than they hold, and only a token
+// holding "*" may issue "*".
+func (t Token) Grants(requested []string) bool {
+	if slices.Contains(t.Abilities, AbilityAll) {
+		return true
+	}
+	for _, a := range requested {
+		if a == AbilityAll || !slices.Contains(t.Abilities, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// PlainToken is the text a client presents: "{id}|{secret}", where the secret
+// is 40 random letters and digits followed by the CRC32 (hex) of those 40, the
+// format of Laravel Sanctum 4.
+type PlainToken struct {
+	ID     int64 // 0 when the text carried no "id|" prefix
+	Secret string
+}
+
+// String renders the token as a client presents it.
+func (p PlainToken) String() string {
+	return strconv.FormatInt(p.ID, 10) + "|" + p.Secret
+}
+
+// NewSecret appends the CRC32 checksum to 40 random characters.
+func NewSecret(entropy string) string {
+	return entropy + fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(entropy)))
+}
+
+// ParsePlainToken splits a presented token. A text without "|" is taken whole
+// as the secret, as Sanctum does. Anything else malformed is refused.
+func ParsePlainToken(s string) (PlainToken, bool) {
+	idPart, secret, found := strings.Cut(s, "|")
+	if !found {
+		secret, idPart = s, ""
+	}
+	if secret == "" || len(secret) > 512 {
+		return PlainToken{}, false
+	}
+	var id int64
+	if found {
+		n, err := strconv.ParseInt(idPart, 10, 64)
+		if err != nil || n <= 0 {
+			return PlainToken{}, false
+		}
+		id = n
+	}
+	return PlainToken{ID: id, Secret: secret}, true
+}
+
+// HashSecret is the digest kept in place of the secret.
+func HashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// MatchesSecret compares secret with the token's digest in constant time.
+func (t Token) MatchesSecret(secret string) bool {
+	return subtle.ConstantTimeCompare([]byte(HashSecret(secret)), []byte(t.Hash)) == 1
+}
+
+// Actor is who performs a request: a user and the token presented, or no token
+// for a browser session, which acts with every ability as Sanctum's does.
+type Actor struct {
+	User  User
+	Token *Token
+}
+
+// Can reports whether the actor holds ability.
+func (a Actor) Can(ability string) bool {
+	return a.Token == nil || a.Token.Can(ability)
+}
+
+// CanAll reports whether the actor holds every one of abilities.
+func (a Actor) CanAll(abilities ...string) bool {
+	return a.Token == nil || a.Token.CanAll(abilities...)
+}
+
+// CanAny reports whether the actor holds at least one of abilities.
+func (a Actor) CanAny(abilities ...string) bool {
+	return a.Token == nil || a.Token.CanAny(abilities...)
+}

@@ -1,0 +1,143 @@
+// Package ports holds every interface between Inkwell's core and the world:
+// the driven side (stores, hashing, secrets, clock) that adapters implement,
+// and the driving side (use cases) that the HTTP adapter calls.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// Store is the persistence port. Repos works outside a transaction; InTx runs
+// fn inside one and commits when fn returns nil, rolls back otherwise. A store
+// that cannot be reached returns errors of kind domain.Unavailable.
+type Store interface {
+	Repos() Repos
+	InTx(ctx context.Context, fn func(Repos) error) error
+	Ping(ctx context.Context) error
+}
+
+// Repos is the set of repositories of one unit of work.
+type Repos struct {
+	Users      UserRepository
+	Tokens     TokenRepository
+	RateLimits RateLimitRepository
+	People     PersonRepository
+	Products   ProductRepository
+}
+
+// UserRepository keeps area A accounts.
+type UserRepository interface {
+	// Create stores u and sets its ID. It returns domain.ErrEmailTaken when
+	// another user has the same e-mail, compared by domain.EmailKey.
+	Create(ctx context.Context, u *domain.User) error
+	// ByID returns domain.ErrNotFound when there is no such user.
+	ByID(ctx context.Context, id int64) (domain.User, error)
+	// ByEmail finds a user by domain.EmailKey(email); domain.ErrNotFound otherwise.
+	ByEmail(ctx context.Context, email string) (domain.User, error)
+	// Lock reads the user and holds it until the transaction ends, so that
+	// concurrent writers of the same user's data (logins) run one after the
+	// other. domain.ErrNotFound when the user is gone.
+	Lock(ctx context.Context, id int64) (domain.User, error)
+	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
+	// domain.ErrEmailTaken.
+	Update(ctx context.Context, u domain.User) error
+	// Delete removes the user; tokens go with it. domain.ErrNotFound.
+	Delete(ctx context.Context, id int64) error
+}
+
+// TokenRepository keeps personal access tokens.
+type TokenRepository interface {
+	// Create stores t and sets its ID. A user that does not exist gives
+	// domain.ErrNotFound.
+	Create(ctx context.Context, t *domain.Token) error
+	// ByID returns domain.ErrNotFound when there is no such token.
+	ByID(ctx context.Context, id int64) (domain.Token, error)
+	// ByHash finds a token by its digest; domain.ErrNotFound otherwise.
+	ByHash(ctx context.Context, hash string) (domain.Token, error)
+	// ListByUser returns the user's tokens, oldest first.
+	ListByUser(ctx context.Context, userID int64) ([]domain.Token, error)
+	// Delete removes one token of userID; domain.ErrNotFound when that user
+	// has no such token.
+	Delete(ctx context.Context, userID, id int64) error
+	// DeleteByUser removes every token of the user and says how many went.
+	DeleteByUser(ctx context.Context, userID int64) (int64, error)
+	// DeleteByName removes the user's tokens named name and says how many went.
+	DeleteByName(ctx context.Context, userID int64, name string) (int64, error)
+	// DeleteExpired removes tokens whose expiry is at or before now.
+	DeleteExpired(ctx context.Context, now time.Time) (int64, error)
+	// Touch sets last_used_at to now unless it is already within
+	// domain.TouchInterval of now; a missing token is not an error.
+	Touch(ctx context.Context, id int64, now time.Time) error
+}
+
+// RateLimitRepository counts hits per key in fixed windows. It lives in the
+// store so that every replica sees the same counts.
+type RateLimitRepository interface {
+	// Hit counts one hit on key. When the key's window has ended (or it has
+	// none) a new window of length window starts at now. It returns the hits
+	// in the current window, this one included, and when the window ends.
+	Hit(ctx context.Context, key string, window time.Duration, now time.Time) (int, time.Time, error)
+	// Attempts returns the hits in key's current window at now, and when it
+	// ends; zero hits when there is no open window.
+	Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error)
+	// Clear forgets key.
+	Clear(ctx context.Context, key string) error
+}
+
+// Page selects a slice of a list: Offset rows skipped, at most Limit returned.
+type Page struct {
+	Offset int
+	Limit  int
+}
+
+// SortKey orders a list by Field, descending when Desc.
+type SortKey struct {
+	Field string
+	Desc  bool
+}
+
+// PersonFields are the fields a PersonQuery may sort by.
+var PersonFields = []string{"id", "name", "email", "age", "created_at", "updated_at"}
+
+// PersonQuery filters and orders a list of people. Search keeps people whose
+// name or e-mail contains it, ignoring case, with % and _ taken literally.
+// Sort falls back to id ascending, and id always breaks ties.
+type PersonQuery struct {
+	Search string
+	Sort   []SortKey
+	Page   Page
+}
+
+// PersonRepository keeps area B user records.
+type PersonRepository interface {
+	// Create stores p and sets its ID; domain.ErrEmailTaken on a duplicate
+	// e-mail, compared by domain.EmailKey.
+	Create(ctx context.Context, p *domain.Person) error
+	// Get returns domain.ErrNotFound when there is no such record.
+	Get(ctx context.Context, id int64) (domain.Person, error)
+	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
+	// domain.ErrEmailTaken.
+	Update(ctx context.Context, p domain.Person) error
+	// Delete returns domain.ErrNotFound when there is no such record.
+	Delete(ctx context.Context, id int64) error
+	// List returns one page of the matching records and how many match in all.
+	List(ctx context.Context, q PersonQuery) ([]domain.Person, int, error)
+}
+
+// ProductRepository keeps area B products.
+type ProductRepository interface {
+	// Create stores p and sets its ID; domain.ErrSKUTaken on a duplicate SKU.
+	Create(ctx context.Context, p *domain.Product) error
+	// Get returns domain.ErrNotFound when there is no such product.
+	Get(ctx context.Context, id int64) (domain.Product, error)
+	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
+	// domain.ErrSKUTaken.
+	Update(ctx context.Context, p domain.Product) error
+	// Delete returns domain.ErrNotFound when there is no such product.
+	Delete(ctx context.Context, id int64) error
+	// List returns one page of products in id order and how many there are.
+	List(ctx context.Context, page Page) ([]domain.Product, int, error)
+}
