@@ -26,6 +26,9 @@ type Repos struct {
 	RateLimits RateLimitRepository
 	People     PersonRepository
 	Products   ProductRepository
+	Posts      PostRepository
+	Tags       TagRepository
+	Comments   CommentRepository
 }
 
 // UserRepository keeps area A accounts.
@@ -46,6 +49,8 @@ type UserRepository interface {
 	Update(ctx context.Context, u domain.User) error
 	// Delete removes the user; tokens go with it. domain.ErrNotFound.
 	Delete(ctx context.Context, id int64) error
+	// ByIDs returns the users among ids that exist, in id order, in one query.
+	ByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
 }
 
 // TokenRepository keeps personal access tokens.
@@ -87,7 +92,8 @@ type RateLimitRepository interface {
 	Clear(ctx context.Context, key string) error
 }
 
-// Page selects a slice of a list: Offset rows skipped, at most Limit returned.
+// Page selects a slice of a list: Offset rows skipped, at most Limit
+// returned; a Limit of zero or less means no limit.
 type Page struct {
 	Offset int
 	Limit  int
@@ -103,8 +109,10 @@ type SortKey struct {
 var PersonFields = []string{"id", "name", "email", "age", "created_at", "updated_at"}
 
 // PersonQuery filters and orders a list of people. Search keeps people whose
-// name or e-mail contains it, ignoring case, with % and _ taken literally.
-// Sort falls back to id ascending, and id always breaks ties.
+// name or e-mail contains it, ignoring ASCII case, with % and _ taken
+// literally. Sort falls back to id ascending, and id ascending always breaks
+// ties. People without an age sort after every age ascending and before every
+// age descending. A field outside PersonFields is an error of kind Invalid.
 type PersonQuery struct {
 	Search string
 	Sort   []SortKey
@@ -118,6 +126,10 @@ type PersonRepository interface {
 	Create(ctx context.Context, p *domain.Person) error
 	// Get returns domain.ErrNotFound when there is no such record.
 	Get(ctx context.Context, id int64) (domain.Person, error)
+	// Lock reads the record and holds it until the transaction ends, so that
+	// concurrent partial updates apply one after the other.
+	// domain.ErrNotFound when there is no such record.
+	Lock(ctx context.Context, id int64) (domain.Person, error)
 	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
 	// domain.ErrEmailTaken.
 	Update(ctx context.Context, p domain.Person) error

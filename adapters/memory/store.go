@@ -1,0 +1,236 @@
+// Package memory is a ports.Store that keeps everything in maps, for unit
+// tests and demos. It follows the same contract as the SQL stores (the
+// portstest suite runs against it), including their precision: times are
+// kept in UTC at microseconds, as PostgreSQL keeps them.
+package memory
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Store is the in-memory store. Transactions run one at a time on a private
+// copy of the state, which replaces the committed state only when the
+// transaction succeeds, so a rollback is exact. A write outside a
+// transaction waits for a running transaction to end, since the transaction's
+// commit would otherwise overwrite it; reads outside a transaction see the
+// committed state and never wait for one.
+//
+// Code inside InTx must use the Repos it is handed: a write through
+// Store.Repos there waits for the very transaction it runs in, until ctx ends.
+type Store struct {
+	// writer holds one token, taken by a transaction or a single write for
+	// its whole duration.
+	writer chan struct{}
+	mu     sync.RWMutex // guards data
+	data   *state
+}
+
+var _ ports.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{writer: make(chan struct{}, 1), data: newState()}
+}
+
+// Repos returns repositories that work outside a transaction.
+func (s *Store) Repos() ports.Repos {
+	return unit{store: s}.repos()
+}
+
+// InTx runs fn on a copy of the state and commits the copy when fn returns
+// nil. fn's error comes back unchanged; a panic in fn rolls back too.
+func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) error {
+	if err := s.acquire(ctx); err != nil {
+		return err
+	}
+	defer s.release()
+	s.mu.RLock()
+	tx := &txState{data: s.data.clone()}
+	s.mu.RUnlock()
+	defer tx.end()
+
+	if err := fn(unit{store: s, tx: tx}.repos()); err != nil {
+		return err
+	}
+	tx.end()
+	s.mu.Lock()
+	s.data = tx.data
+	s.mu.Unlock()
+	return nil
+}
+
+// Ping reports whether ctx is still live: the store itself is always there.
+func (s *Store) Ping(ctx context.Context) error {
+	return ctx.Err()
+}
+
+func (s *Store) acquire(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case s.writer <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Store) release() { <-s.writer }
+
+// errTxEnded is what repositories of a finished transaction answer: their
+// state is either discarded or committed, and writing to it would bypass the
+// store's locking.
+var errTxEnded = errors.New("memory: repositories used after their transaction ended")
+
+// txState is a transaction's private copy of the state. Its mutex lets fn
+// use the repositories from several goroutines.
+type txState struct {
+	mu    sync.Mutex
+	data  *state
+	ended bool
+}
+
+func (tx *txState) end() {
+	tx.mu.Lock()
+	tx.ended = true
+	tx.mu.Unlock()
+}
+
+// unit is what one set of repositories works on: the committed state when
+// tx is nil, a transaction's copy otherwise.
+type unit struct {
+	store *Store
+	tx    *txState
+}
+
+func (u unit) repos() ports.Repos {
+	return ports.Repos{
+		Users:      users{u},
+		Tokens:     tokens{u},
+		RateLimits: rateLimits{u},
+		People:     people{u},
+		Products:   products{u},
+	}
+}
+
+// read runs f on the state for reading.
+func (u unit) read(ctx context.Context, f func(*state) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if u.tx != nil {
+		return u.inTx(f)
+	}
+	u.store.mu.RLock()
+	defer u.store.mu.RUnlock()
+	return f(u.store.data)
+}
+
+// write runs f on the state for writing. Outside a transaction f changes the
+// committed state directly, so it must check everything before it changes
+// anything: an error must leave the state as it was.
+func (u unit) write(ctx context.Context, f func(*state) error) error {
+	if u.tx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return u.inTx(f)
+	}
+	if err := u.store.acquire(ctx); err != nil {
+		return err
+	}
+	defer u.store.release()
+	u.store.mu.Lock()
+	defer u.store.mu.Unlock()
+	return f(u.store.data)
+}
+
+func (u unit) inTx(f func(*state) error) error {
+	u.tx.mu.Lock()
+	defer u.tx.mu.Unlock()
+	if u.tx.ended {
+		return errTxEnded
+	}
+	return f(u.tx.data)
+}
+
+// norm gives a time the form the SQL stores give it back in: UTC, whole
+// microseconds, no monotonic reading.
+func norm(t time.Time) time.Time {
+	return t.UTC().Truncate(time.Microsecond)
+}
+
+func normPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	n := norm(*t)
+	return &n
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// counter is one rate-limit key's window.
+type counter struct {
+	hits    int
+	resetAt time.Time
+}
+
+// state is everything the store holds. Stored values are never changed in
+// place, only replaced, and their slices and pointers belong to the store
+// alone, so a shallow copy of the maps is a full snapshot.
+type state struct {
+	users        map[int64]domain.User
+	userEmails   map[string]int64
+	tokens       map[int64]domain.Token
+	tokenHashes  map[string]int64
+	counters     map[string]counter
+	people       map[int64]domain.Person
+	personEmails map[string]int64
+	products     map[int64]domain.Product
+	productSKUs  map[string]int64
+
+	lastUser, lastToken, lastPerson, lastProduct int64
+}
+
+func newState() *state {
+	return &state{
+		users:        map[int64]domain.User{},
+		userEmails:   map[string]int64{},
+		tokens:       map[int64]domain.Token{},
+		tokenHashes:  map[string]int64{},
+		counters:     map[string]counter{},
+		people:       map[int64]domain.Person{},
+		personEmails: map[string]int64{},
+		products:     map[int64]domain.Product{},
+		productSKUs:  map[string]int64{},
+	}
+}
+
+func (s *state) clone() *state {
+	c := *s
+	c.users = maps.Clone(s.users)
+	c.userEmails = maps.Clone(s.userEmails)
+	c.tokens = maps.Clone(s.tokens)
+	c.tokenHashes = maps.Clone(s.tokenHashes)
+	c.counters = maps.Clone(s.counters)
+	c.people = maps.Clone(s.people)
+	c.personEmails = maps.Clone(s.personEmails)
+	c.products = maps.Clone(s.products)
+	c.productSKUs = maps.Clone(s.productSKUs)
+	return &c
+}

@@ -1,0 +1,154 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// tokens implements ports.TokenRepository.
+type tokens struct{ u unit }
+
+func cloneToken(t domain.Token) domain.Token {
+	t.Abilities = slices.Clone(t.Abilities)
+	t.LastUsedAt = normPtr(t.LastUsedAt)
+	t.ExpiresAt = normPtr(t.ExpiresAt)
+	t.CreatedAt = norm(t.CreatedAt)
+	t.UpdatedAt = norm(t.UpdatedAt)
+	return t
+}
+
+// deleteTokens removes the tokens for which match holds and says how many
+// went.
+func (s *state) deleteTokens(match func(domain.Token) bool) int64 {
+	var n int64
+	for id, t := range s.tokens {
+		if match(t) {
+			delete(s.tokens, id)
+			delete(s.tokenHashes, t.Hash)
+			n++
+		}
+	}
+	return n
+}
+
+// Create refuses a digest that is already stored with domain.ErrConflict,
+// as the SQL stores' unique index does.
+func (r tokens) Create(ctx context.Context, t *domain.Token) error {
+	return r.u.write(ctx, func(s *state) error {
+		if _, ok := s.users[t.UserID]; !ok {
+			return fmt.Errorf("create token: user %d: %w", t.UserID, domain.ErrNotFound)
+		}
+		if _, taken := s.tokenHashes[t.Hash]; taken {
+			return fmt.Errorf("create token: digest in use: %w", domain.ErrConflict)
+		}
+		s.lastToken++
+		stored := cloneToken(*t)
+		stored.ID = s.lastToken
+		s.tokens[stored.ID] = stored
+		s.tokenHashes[stored.Hash] = stored.ID
+		t.ID = stored.ID
+		return nil
+	})
+}
+
+func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
+	var out domain.Token
+	err := r.u.read(ctx, func(s *state) error {
+		t, ok := s.tokens[id]
+		if !ok {
+			return fmt.Errorf("token %d: %w", id, domain.ErrNotFound)
+		}
+		out = cloneToken(t)
+		return nil
+	})
+	return out, err
+}
+
+func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
+	var out domain.Token
+	err := r.u.read(ctx, func(s *state) error {
+		id, ok := s.tokenHashes[hash]
+		if !ok {
+			return fmt.Errorf("token by digest: %w", domain.ErrNotFound)
+		}
+		out = cloneToken(s.tokens[id])
+		return nil
+	})
+	return out, err
+}
+
+func (r tokens) ListByUser(ctx context.Context, userID int64) ([]domain.Token, error) {
+	var out []domain.Token
+	err := r.u.read(ctx, func(s *state) error {
+		for _, t := range s.tokens {
+			if t.UserID == userID {
+				out = append(out, cloneToken(t))
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b domain.Token) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	return out, err
+}
+
+func (r tokens) Delete(ctx context.Context, userID, id int64) error {
+	return r.u.write(ctx, func(s *state) error {
+		t, ok := s.tokens[id]
+		if !ok || t.UserID != userID {
+			return fmt.Errorf("delete token %d of user %d: %w", id, userID, domain.ErrNotFound)
+		}
+		delete(s.tokens, id)
+		delete(s.tokenHashes, t.Hash)
+		return nil
+	})
+}
+
+func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
+	var n int64
+	err := r.u.write(ctx, func(s *state) error {
+		n = s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID })
+		return nil
+	})
+	return n, err
+}
+
+func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
+	var n int64
+	err := r.u.write(ctx, func(s *state) error {
+		n = s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID && t.Name == name })
+		return nil
+	})
+	return n, err
+}
+
+func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error) {
+	now = norm(now)
+	var n int64
+	err := r.u.write(ctx, func(s *state) error {
+		n = s.deleteTokens(func(t domain.Token) bool { return t.Expired(now) })
+		return nil
+	})
+	return n, err
+}
+
+// Touch decides with domain.Token.NeedsTouch, so the store and the domain
+// agree on when last_used_at is stale.
+func (r tokens) Touch(ctx context.Context, id int64, now time.Time) error {
+	now = norm(now)
+	return r.u.write(ctx, func(s *state) error {
+		t, ok := s.tokens[id]
+		if !ok || !t.NeedsTouch(now) {
+			return nil
+		}
+		t.LastUsedAt = &now
+		s.tokens[id] = t
+		return nil
+	})
+}

@@ -1,0 +1,194 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// posts implements ports.PostRepository.
+type posts struct{ q *db.Queries }
+
+var _ ports.PostRepository = posts{}
+
+func (r posts) Create(ctx context.Context, p *domain.Post) error {
+	s := p.State()
+	id, err := r.q.CreatePost(ctx, db.CreatePostParams{
+		AuthorID:    s.AuthorID,
+		Title:       s.Title,
+		Slug:        s.Slug,
+		Excerpt:     s.Excerpt,
+		Body:        s.Body,
+		Status:      string(s.Status),
+		ImagePath:   s.ImagePath,
+		PublishedAt: nullTimestamptz(s.PublishedAt),
+		CreatedAt:   timestamptz(s.CreatedAt),
+		UpdatedAt:   timestamptz(s.UpdatedAt),
+	})
+	if err != nil {
+		// A missing author is a foreign-key violation: domain.ErrNotFound.
+		return storeError("create post", err)
+	}
+	p.SetID(id)
+	return nil
+}
+
+func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
+	row, err := r.q.GetPost(ctx, id)
+	if err != nil {
+		return domain.Post{}, storeError(fmt.Sprintf("get post %d", id), err)
+	}
+	return postOf(row), nil
+}
+
+func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
+	row, err := r.q.LockPost(ctx, id)
+	if err != nil {
+		return domain.Post{}, storeError(fmt.Sprintf("lock post %d", id), err)
+	}
+	return postOf(row), nil
+}
+
+func (r posts) Update(ctx context.Context, p domain.Post) error {
+	s := p.State()
+	op := fmt.Sprintf("update post %d", s.ID)
+	n, err := r.q.UpdatePost(ctx, db.UpdatePostParams{
+		ID:          s.ID,
+		Title:       s.Title,
+		Excerpt:     s.Excerpt,
+		Body:        s.Body,
+		Status:      string(s.Status),
+		ImagePath:   s.ImagePath,
+		PublishedAt: nullTimestamptz(s.PublishedAt),
+		UpdatedAt:   timestamptz(s.UpdatedAt),
+	})
+	if err != nil {
+		return storeError(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+	}
+	return nil
+}
+
+func (r posts) Delete(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("delete post %d", id)
+	n, err := r.q.DeletePost(ctx, id)
+	if err != nil {
+		return storeError(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+	}
+	return nil
+}
+
+func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
+	n, err := r.q.LastSlugSuffix(ctx, db.LastSlugSuffixParams{Base: base, Prefix: escapeLike(base) + "-%"})
+	if err != nil {
+		return 0, storeError("last slug suffix", err)
+	}
+	return int(n), nil
+}
+
+func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
+	limit, offset := pageBounds(page)
+	rows, err := r.q.ListPosts(ctx, db.ListPostsParams{
+		Viewer:    f.Viewer,
+		Pattern:   "%" + escapeLike(f.Search) + "%",
+		Status:    string(f.Status),
+		AuthorID:  f.AuthorID,
+		TagSlug:   f.TagSlug,
+		RowLimit:  limit,
+		RowOffset: offset,
+	})
+	if err != nil {
+		return nil, storeError("list posts", err)
+	}
+	return postsOf(rows), nil
+}
+
+func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
+	n, err := r.q.CountPosts(ctx, db.CountPostsParams{
+		Viewer:   f.Viewer,
+		Pattern:  "%" + escapeLike(f.Search) + "%",
+		Status:   string(f.Status),
+		AuthorID: f.AuthorID,
+		TagSlug:  f.TagSlug,
+	})
+	if err != nil {
+		return 0, storeError("count posts", err)
+	}
+	return int(n), nil
+}
+
+func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
+	// Without a cursor the list starts before every post: at infinity.
+	before := pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
+	beforeID := int64(math.MaxInt64)
+	if cursor != nil {
+		before, beforeID = timestamptz(time.UnixMicro(cursor.CreatedAt)), cursor.ID
+	}
+	rowLimit, _ := pageBounds(ports.Page{Limit: limit})
+	rows, err := r.q.ListPostsBefore(ctx, db.ListPostsBeforeParams{
+		Viewer:          f.Viewer,
+		Pattern:         "%" + escapeLike(f.Search) + "%",
+		Status:          string(f.Status),
+		AuthorID:        f.AuthorID,
+		TagSlug:         f.TagSlug,
+		BeforeCreatedAt: before,
+		BeforeID:        beforeID,
+		RowLimit:        rowLimit,
+	})
+	if err != nil {
+		return nil, storeError("list posts after cursor", err)
+	}
+	return postsOf(rows), nil
+}
+
+func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
+	op := fmt.Sprintf("set tags of post %d", postID)
+	if tagIDs == nil {
+		tagIDs = []int64{} // an empty array, not NULL, for ANY and unnest
+	}
+	n, err := r.q.SetPostTags(ctx, db.SetPostTagsParams{PostID: postID, TagIds: tagIDs})
+	if err != nil {
+		// A missing tag is a foreign-key violation: domain.ErrNotFound.
+		return storeError(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+	}
+	return nil
+}
+
+func postsOf(rows []db.Post) []domain.Post {
+	list := make([]domain.Post, 0, len(rows))
+	for _, row := range rows {
+		list = append(list, postOf(row))
+	}
+	return list
+}
+
+func postOf(row db.Post) domain.Post {
+	return domain.RestorePost(domain.PostState{
+		ID:          row.ID,
+		AuthorID:    row.AuthorID,
+		Title:       row.Title,
+		Slug:        row.Slug,
+		Excerpt:     row.Excerpt,
+		Body:        row.Body,
+		Status:      domain.PostStatus(row.Status),
+		ImagePath:   row.ImagePath,
+		PublishedAt: timePtrOf(row.PublishedAt),
+		CreatedAt:   timeOf(row.CreatedAt),
+		UpdatedAt:   timeOf(row.UpdatedAt),
+	})
+}

@@ -1,0 +1,116 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// products implements ports.ProductRepository.
+type products struct{ q *db.Queries }
+
+var _ ports.ProductRepository = products{}
+
+func (r products) Create(ctx context.Context, p *domain.Product) error {
+	id, err := r.q.CreateProduct(ctx, db.CreateProductParams{
+		Name:        p.Name,
+		PriceCents:  p.PriceCents,
+		Description: p.Description,
+		Stock:       p.Stock,
+		Sku:         nullText(p.SKU),
+		CreatedAt:   timestamptz(p.CreatedAt),
+		UpdatedAt:   timestamptz(p.UpdatedAt),
+	})
+	if err != nil {
+		return storeError("create product", err)
+	}
+	p.ID = id
+	return nil
+}
+
+func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
+	row, err := r.q.GetProduct(ctx, id)
+	if err != nil {
+		return domain.Product{}, storeError(fmt.Sprintf("get product %d", id), err)
+	}
+	return productOf(row), nil
+}
+
+func (r products) Update(ctx context.Context, p domain.Product) error {
+	op := fmt.Sprintf("update product %d", p.ID)
+	n, err := r.q.UpdateProduct(ctx, db.UpdateProductParams{
+		ID:          p.ID,
+		Name:        p.Name,
+		PriceCents:  p.PriceCents,
+		Description: p.Description,
+		Stock:       p.Stock,
+		Sku:         nullText(p.SKU),
+		UpdatedAt:   timestamptz(p.UpdatedAt),
+	})
+	if err != nil {
+		return storeError(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+	}
+	return nil
+}
+
+func (r products) Delete(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("delete product %d", id)
+	n, err := r.q.DeleteProduct(ctx, id)
+	if err != nil {
+		return storeError(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+	}
+	return nil
+}
+
+func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
+	const op = "list products"
+	limit, offset := pageBounds(page)
+	rows, err := r.q.ListProducts(ctx, db.ListProductsParams{RowLimit: limit, RowOffset: offset})
+	if err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	list := make([]domain.Product, 0, len(rows))
+	var total int64
+	for _, row := range rows {
+		total = row.Total
+		list = append(list, productOf(db.Product{
+			ID:          row.ID,
+			Name:        row.Name,
+			PriceCents:  row.PriceCents,
+			Description: row.Description,
+			Stock:       row.Stock,
+			Sku:         row.Sku,
+			CreatedAt:   row.CreatedAt,
+			UpdatedAt:   row.UpdatedAt,
+		}))
+	}
+	if len(rows) == 0 && offset > 0 {
+		// A page past the end carries no total; count apart.
+		if total, err = r.q.CountProducts(ctx); err != nil {
+			return nil, 0, storeError(op, err)
+		}
+	}
+	return list, int(total), nil
+}
+
+func productOf(row db.Product) domain.Product {
+	return domain.Product{
+		ID:          row.ID,
+		Name:        row.Name,
+		PriceCents:  row.PriceCents,
+		Description: row.Description,
+		Stock:       row.Stock,
+		SKU:         textPtrOf(row.Sku),
+		CreatedAt:   timeOf(row.CreatedAt),
+		UpdatedAt:   timeOf(row.UpdatedAt),
+	}
+}

@@ -1,0 +1,44 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// rateLimits implements ports.RateLimitRepository.
+type rateLimits struct{ q *db.Queries }
+
+var _ ports.RateLimitRepository = rateLimits{}
+
+func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, now time.Time) (int, time.Time, error) {
+	row, err := r.q.HitRateLimit(ctx, db.HitRateLimitParams{
+		Key:     key,
+		Now:     timestamptz(now),
+		ResetAt: timestamptz(now.Add(window)),
+	})
+	if err != nil {
+		return 0, time.Time{}, storeError("hit rate limit", err)
+	}
+	return int(row.Hits), timeOf(row.ResetAt), nil
+}
+
+func (r rateLimits) Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
+	row, err := r.q.GetOpenRateLimit(ctx, db.GetOpenRateLimitParams{Key: key, Now: timestamptz(now)})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, storeError("read rate limit", err)
+	}
+	return int(row.Hits), timeOf(row.ResetAt), nil
+}
+
+func (r rateLimits) Clear(ctx context.Context, key string) error {
+	return storeError("clear rate limit", r.q.DeleteRateLimit(ctx, key))
+}

@@ -1,0 +1,120 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// products is ports.ProductRepository.
+type products struct{ c conns }
+
+func (r products) Create(ctx context.Context, p *domain.Product) error {
+	id, err := r.c.write.CreateProduct(ctx, db.CreateProductParams{
+		Name:        p.Name,
+		PriceCents:  p.PriceCents,
+		Description: p.Description,
+		Stock:       p.Stock,
+		Sku:         nullString(p.SKU),
+		CreatedAt:   micros(p.CreatedAt),
+		UpdatedAt:   micros(p.UpdatedAt),
+	})
+	if err != nil {
+		return wrap("create product", err)
+	}
+	p.ID = id
+	return nil
+}
+
+func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
+	row, err := r.c.read.GetProduct(ctx, id)
+	if err != nil {
+		return domain.Product{}, wrap(fmt.Sprintf("get product %d", id), err)
+	}
+	return productFromRow(row), nil
+}
+
+func (r products) Update(ctx context.Context, p domain.Product) error {
+	n, err := r.c.write.UpdateProduct(ctx, db.UpdateProductParams{
+		Name:        p.Name,
+		PriceCents:  p.PriceCents,
+		Description: p.Description,
+		Stock:       p.Stock,
+		Sku:         nullString(p.SKU),
+		UpdatedAt:   micros(p.UpdatedAt),
+		ID:          p.ID,
+	})
+	if err != nil {
+		return wrap(fmt.Sprintf("update product %d", p.ID), err)
+	}
+	if n == 0 {
+		return notFound(fmt.Sprintf("update product %d", p.ID))
+	}
+	return nil
+}
+
+func (r products) Delete(ctx context.Context, id int64) error {
+	n, err := r.c.write.DeleteProduct(ctx, id)
+	if err != nil {
+		return wrap(fmt.Sprintf("delete product %d", id), err)
+	}
+	if n == 0 {
+		return notFound(fmt.Sprintf("delete product %d", id))
+	}
+	return nil
+}
+
+func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
+	limit, offset := limitOffset(page)
+	rows, err := r.c.read.ListProducts(ctx, db.ListProductsParams{Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, 0, wrap("list products", err)
+	}
+	total, err := r.c.read.CountProducts(ctx)
+	if err != nil {
+		return nil, 0, wrap("count products", err)
+	}
+	list := make([]domain.Product, 0, len(rows))
+	for _, row := range rows {
+		list = append(list, productFromRow(row))
+	}
+	return list, int(total), nil
+}
+
+func productFromRow(row db.Product) domain.Product {
+	p := domain.Product{
+		ID:          row.ID,
+		Name:        row.Name,
+		PriceCents:  row.PriceCents,
+		Description: row.Description,
+		Stock:       row.Stock,
+		CreatedAt:   fromMicros(row.CreatedAt),
+		UpdatedAt:   fromMicros(row.UpdatedAt),
+	}
+	if row.Sku.Valid {
+		sku := row.Sku.String
+		p.SKU = &sku
+	}
+	return p
+}
+
+func nullString(s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *s, Valid: true}
+}
+
+// limitOffset turns a page into SQL's LIMIT and OFFSET. A limit of zero or
+// less asks for every row, which SQLite spells LIMIT -1.
+func limitOffset(p ports.Page) (limit, offset int64) {
+	limit, offset = int64(p.Limit), int64(p.Offset)
+	if limit <= 0 {
+		limit = -1
+	}
+	return limit, max(offset, 0)
+}

@@ -1,0 +1,177 @@
+// Package sqlite is the embedded store: ports.Store on a single SQLite file,
+// through modernc.org/sqlite (pure Go, no cgo) and the queries sqlc generates
+// into internal/db.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// connParams configure every connection. WAL lets readers work while a writer
+// commits; foreign keys are off by default in SQLite and the schema relies on
+// them for ON DELETE CASCADE; the busy timeout makes a connection wait for
+// the file lock instead of failing at once; synchronous=NORMAL skips an fsync
+// per commit and, in WAL mode, survives a crash of the process (a power loss
+// may drop the last commits but not corrupt the file);
+// _txlock=immediate makes BEGIN take the write lock at once, so a transaction
+// that reads and then writes never fails half-way with SQLITE_BUSY when
+// another connection wrote in between.
+const connParams = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+
+// readerParams additionally make the reader connections refuse writes, so a
+// write sent to the wrong pool fails loudly instead of contending for the lock.
+const readerParams = connParams + "&_pragma=query_only(1)"
+
+// Store is ports.Store on one SQLite file.
+//
+// It keeps two pools on that file. SQLite admits one writer at a time, and
+// connections that wait for its lock poll with growing sleeps, unfairly; so
+// every write, and every transaction, goes through a pool of exactly one
+// connection, where database/sql queues writers in order and a waiting writer
+// gives up when its context ends. Reads outside transactions go to a second
+// pool sized to the processors (at least four): in WAL mode they run in
+// parallel with each other and with the writer, each on its own snapshot.
+// The busy timeout still matters for other processes using the same file,
+// such as a command-line run beside the server.
+//
+// A transaction holds the only writer connection, so code inside InTx must
+// use the Repos it is given: writing through Store.Repos there would wait for
+// the very connection the transaction holds, until its context ends.
+type Store struct {
+	writer *sql.DB
+	reader *sql.DB
+	write  *db.Queries // the writer's queries, which InTx binds to its transaction
+	repos  ports.Repos
+}
+
+// Open opens (creating it and its folder when missing) the SQLite database at
+// path, applies the pending migrations and returns the store with a cleanup
+// function that closes it.
+func Open(ctx context.Context, path string) (*Store, func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, nil, fmt.Errorf("sqlite: create folder of %s: %w", path, err)
+	}
+	writer, err := sql.Open("sqlite", dsn(path, connParams))
+	if err != nil {
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	writer.SetMaxOpenConns(1)
+	if err := migrate(ctx, writer); err != nil {
+		writer.Close()
+		return nil, nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
+	}
+
+	reader, err := sql.Open("sqlite", dsn(path, readerParams))
+	if err != nil {
+		writer.Close()
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	readers := max(4, runtime.GOMAXPROCS(0))
+	reader.SetMaxOpenConns(readers)
+	// Idle readers stay open: a new connection costs a file open, the pragmas
+	// and a cold page cache, and each one keeps its prepared statements.
+	reader.SetMaxIdleConns(readers)
+	if err := reader.PingContext(ctx); err != nil {
+		reader.Close()
+		writer.Close()
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+
+	reads := newPrepared(reader)
+	s := &Store{writer: writer, reader: reader, write: db.New(writer)}
+	s.repos = conns{
+		read:   db.New(reads),
+		write:  s.write,
+		readDB: reader,
+	}.repos()
+	cleanup := func() {
+		reads.close()
+		reader.Close()
+		writer.Close()
+	}
+	return s, cleanup, nil
+}
+
+// dsn builds the driver's URI for path. SQLite decodes percent escapes in a
+// "file:" URI, so the characters that would end the path are escaped.
+func dsn(path, params string) string {
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + escaped + "?" + params
+}
+
+// Repos returns repositories that work outside a transaction.
+func (s *Store) Repos() ports.Repos {
+	return s.repos
+}
+
+// InTx runs fn in one immediate transaction on the writer connection and
+// commits when fn returns nil. fn's own error is returned as it is.
+func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) error {
+	tx, err := s.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("begin transaction", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			// A panic in fn must not leave the writer connection inside an open
+			// transaction; the panic itself goes on unwinding.
+			_ = tx.Rollback()
+		}
+	}()
+
+	q := s.write.WithTx(tx)
+	err = fn(conns{read: q, write: q, readDB: tx}.repos())
+	done = true
+	if err != nil {
+		// The rollback error, if any, says less than fn's: the transaction is
+		// discarded either way.
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap("commit", err)
+	}
+	return nil
+}
+
+// Ping reports whether the database can be reached; a failure is of kind
+// domain.Unavailable. It asks the reader pool only: the writer connection may
+// be held by a long transaction, and a readiness probe must not queue behind it.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.reader.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w: %w", domain.ErrUnavailable, err)
+	}
+	return nil
+}
+
+// conns are the connections one set of repositories uses. Outside a
+// transaction read is the reader pool and write the writer connection; inside
+// one both are the transaction, so reads see its own writes.
+type conns struct {
+	read   *db.Queries
+	write  *db.Queries
+	readDB db.DBTX // for the one query sqlc cannot express
+}
+
+func (c conns) repos() ports.Repos {
+	return ports.Repos{
+		Users:      users{c},
+		Tokens:     tokens{c},
+		RateLimits: rateLimits{c},
+		People:     people{c},
+		Products:   products{c},
+	}
+}

@@ -1,0 +1,159 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+)
+
+// tokens is ports.TokenRepository.
+type tokens struct{ c conns }
+
+func (r tokens) Create(ctx context.Context, t *domain.Token) error {
+	abilities, err := encodeAbilities(t.Abilities)
+	if err != nil {
+		return fmt.Errorf("sqlite: create token: %w", err)
+	}
+	id, err := r.c.write.CreateToken(ctx, db.CreateTokenParams{
+		UserID:     t.UserID,
+		Name:       t.Name,
+		TokenHash:  t.Hash,
+		Abilities:  abilities,
+		LastUsedAt: nullMicros(t.LastUsedAt),
+		ExpiresAt:  nullMicros(t.ExpiresAt),
+		CreatedAt:  micros(t.CreatedAt),
+		UpdatedAt:  micros(t.UpdatedAt),
+	})
+	if err != nil {
+		return wrap("create token", err)
+	}
+	t.ID = id
+	return nil
+}
+
+func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
+	row, err := r.c.read.GetToken(ctx, id)
+	if err != nil {
+		return domain.Token{}, wrap(fmt.Sprintf("get token %d", id), err)
+	}
+	return tokenFromRow(row)
+}
+
+func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
+	row, err := r.c.read.GetTokenByHash(ctx, hash)
+	if err != nil {
+		return domain.Token{}, wrap("get token by hash", err)
+	}
+	return tokenFromRow(row)
+}
+
+func (r tokens) ListByUser(ctx context.Context, userID int64) ([]domain.Token, error) {
+	rows, err := r.c.read.ListTokensByUser(ctx, userID)
+	if err != nil {
+		return nil, wrap(fmt.Sprintf("list tokens of user %d", userID), err)
+	}
+	list := make([]domain.Token, 0, len(rows))
+	for _, row := range rows {
+		t, err := tokenFromRow(row)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, t)
+	}
+	return list, nil
+}
+
+func (r tokens) Delete(ctx context.Context, userID, id int64) error {
+	n, err := r.c.write.DeleteToken(ctx, db.DeleteTokenParams{UserID: userID, ID: id})
+	if err != nil {
+		return wrap(fmt.Sprintf("delete token %d", id), err)
+	}
+	if n == 0 {
+		return notFound(fmt.Sprintf("delete token %d of user %d", id, userID))
+	}
+	return nil
+}
+
+func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
+	n, err := r.c.write.DeleteTokensByUser(ctx, userID)
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("delete tokens of user %d", userID), err)
+	}
+	return n, nil
+}
+
+func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
+	n, err := r.c.write.DeleteTokensByName(ctx, db.DeleteTokensByNameParams{UserID: userID, Name: name})
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("delete tokens of user %d by name", userID), err)
+	}
+	return n, nil
+}
+
+func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error) {
+	n, err := r.c.write.DeleteExpiredTokens(ctx, micros(now))
+	if err != nil {
+		return 0, wrap("delete expired tokens", err)
+	}
+	return n, nil
+}
+
+// Touch leaves the staleness test to the UPDATE's WHERE clause, so that a
+// token used within domain.TouchInterval costs a read of one row and no write.
+func (r tokens) Touch(ctx context.Context, id int64, now time.Time) error {
+	err := r.c.write.TouchToken(ctx, db.TouchTokenParams{
+		Now:         micros(now),
+		ID:          id,
+		StaleBefore: micros(now.Add(-domain.TouchInterval)),
+	})
+	if err != nil {
+		return wrap(fmt.Sprintf("touch token %d", id), err)
+	}
+	return nil
+}
+
+func tokenFromRow(row db.PersonalAccessToken) (domain.Token, error) {
+	abilities, err := decodeAbilities(row.Abilities)
+	if err != nil {
+		return domain.Token{}, fmt.Errorf("sqlite: token %d: %w", row.ID, err)
+	}
+	return domain.Token{
+		ID:         row.ID,
+		UserID:     row.UserID,
+		Name:       row.Name,
+		Hash:       row.TokenHash,
+		Abilities:  abilities,
+		LastUsedAt: fromNullMicros(row.LastUsedAt),
+		ExpiresAt:  fromNullMicros(row.ExpiresAt),
+		CreatedAt:  fromMicros(row.CreatedAt),
+		UpdatedAt:  fromMicros(row.UpdatedAt),
+	}, nil
+}
+
+// encodeAbilities stores the abilities as a JSON array; no abilities is the
+// empty array, never null.
+func encodeAbilities(abilities []string) (string, error) {
+	if abilities == nil {
+		abilities = []string{}
+	}
+	b, err := json.Marshal(abilities)
+	if err != nil {
+		return "", fmt.Errorf("encode abilities: %w", err)
+	}
+	return string(b), nil
+}
+
+func decodeAbilities(s string) ([]string, error) {
+	var abilities []string
+	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
+		return nil, fmt.Errorf("decode abilities: %w", err)
+	}
+	if abilities == nil {
+		abilities = []string{}
+	}
+	return abilities, nil
+}

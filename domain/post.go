@@ -1,0 +1,270 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// PostStatus is where a post stands in its lifecycle.
+type PostStatus string
+
+// The statuses a post can have.
+const (
+	StatusDraft     PostStatus = "draft"
+	StatusPublished PostStatus = "published"
+)
+
+// Statuses lists every status, in the order validation messages name them.
+var Statuses = []string{string(StatusDraft), string(StatusPublished)}
+
+// transitions is the table of allowed status changes. Staying put is always
+// allowed; today every other move is allowed too, and the table is where a
+// new status (say "archived") would say which moves it permits.
+var transitions = map[PostStatus][]PostStatus{
+	StatusDraft:     {StatusPublished},
+	StatusPublished: {StatusDraft},
+}
+
+// ErrInvalidTransition is returned when a post can't move to a status.
+var ErrInvalidTransition = &Error{Kind: Invalid, Code: "invalid_transition", Message: "Validation failed.",
+	Fields: map[string][]string{"status": {"The selected status is invalid."}}}
+
+// ErrSlugTaken is the conflict of two posts with one slug; the use case
+// picks another and tries again.
+var ErrSlugTaken = &Error{Kind: Conflict, Code: "slug_taken", Message: "The slug has already been taken."}
+
+// ExcerptLength is how many characters of the body an excerpt keeps.
+const ExcerptLength = 150
+
+// Post is an article by one author. Its fields carry invariants (slug,
+// excerpt and published_at follow from title, body and status), so they
+// change only through methods.
+type Post struct {
+	id          int64
+	authorID    int64
+	title       string
+	slug        string
+	excerpt     string
+	body        string
+	status      PostStatus
+	imagePath   string
+	publishedAt *time.Time
+	createdAt   time.Time
+	updatedAt   time.Time
+}
+
+// NewPost starts a post by authorID at now. The slug is the title's; the
+// store's uniqueness check may make the use case ask for WithSlugSuffix.
+func NewPost(authorID int64, title, body string, status PostStatus, now time.Time) (Post, error) {
+	p := Post{authorID: authorID, title: title, slug: Slugify(title), status: StatusDraft, createdAt: now, updatedAt: now}
+	p.setBody(body)
+	if err := p.SetStatus(status, now); err != nil {
+		return Post{}, err
+	}
+	return p, nil
+}
+
+// PostState is every stored field of a post, for adapters that persist one.
+type PostState struct {
+	ID          int64
+	AuthorID    int64
+	Title       string
+	Slug        string
+	Excerpt     string
+	Body        string
+	Status      PostStatus
+	ImagePath   string
+	PublishedAt *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// RestorePost rebuilds a post from its stored state. It is for store
+// adapters only: it checks nothing, because the state was valid when saved.
+func RestorePost(s PostState) Post {
+	return Post{
+		id: s.ID, authorID: s.AuthorID, title: s.Title, slug: s.Slug, excerpt: s.Excerpt, body: s.Body,
+		status: s.Status, imagePath: s.ImagePath, publishedAt: s.PublishedAt, createdAt: s.CreatedAt, updatedAt: s.UpdatedAt,
+	}
+}
+
+// State returns the post's fields for storing.
+func (p Post) State() PostState {
+	return PostState{
+		ID: p.id, AuthorID: p.authorID, Title: p.title, Slug: p.slug, Excerpt: p.excerpt, Body: p.body,
+		Status: p.status, ImagePath: p.imagePath, PublishedAt: p.publishedAt, CreatedAt: p.createdAt, UpdatedAt: p.updatedAt,
+	}
+}
+
+func (p Post) ID() int64               { return p.id }
+func (p Post) AuthorID() int64         { return p.authorID }
+func (p Post) Title() string           { return p.title }
+func (p Post) Slug() string            { return p.slug }
+func (p Post) Excerpt() string         { return p.excerpt }
+func (p Post) Body() string            { return p.body }
+func (p Post) Status() PostStatus      { return p.status }
+func (p Post) ImagePath() string       { return p.imagePath }
+func (p Post) PublishedAt() *time.Time { return p.publishedAt }
+func (p Post) CreatedAt() time.Time    { return p.createdAt }
+func (p Post) UpdatedAt() time.Time    { return p.updatedAt }
+func (p Post) IsPublished() bool       { return p.status == StatusPublished }
+func (p *Post) SetID(id int64)         { p.id = id }
+
+// WithSlugSuffix returns the post with slug "<base>-n", for the n-th post
+// of the same title (n ≥ 2).
+func (p Post) WithSlugSuffix(n int) Post {
+	p.slug = fmt.Sprintf("%s-%d", Slugify(p.title), n)
+	return p
+}
+
+// Retitle changes the title. The slug is kept, so links stay valid.
+func (p *Post) Retitle(title string, now time.Time) {
+	p.title = title
+	p.updatedAt = now
+}
+
+// Rewrite changes the body and recomputes the excerpt.
+func (p *Post) Rewrite(body string, now time.Time) {
+	p.setBody(body)
+	p.updatedAt = now
+}
+
+func (p *Post) setBody(body string) {
+	p.body = body
+	p.excerpt = Excerpt(body)
+}
+
+// SetStatus moves the post to status at now. Publishing stamps
+// published_at; going back to draft clears it, since a draft is not
+// published.
+func (p *Post) SetStatus(status PostStatus, now time.Time) error {
+	if status == p.status {
+		return nil
+	}
+	allowed := false
+	for _, s := range transitions[p.status] {
+		allowed = allowed || s == status
+	}
+	if !allowed {
+		return ErrInvalidTransition
+	}
+	p.status = status
+	p.updatedAt = now
+	if status == StatusPublished {
+		at := now
+		p.publishedAt = &at
+	} else {
+		p.publishedAt = nil
+	}
+	return nil
+}
+
+// SetImage sets (or, with "", clears) the stored image's path.
+func (p *Post) SetImage(path string, now time.Time) {
+	p.imagePath = path
+	p.updatedAt = now
+}
+
+// VisibleTo reports whether viewer (0 for an anonymous caller) may see the
+// post: published posts are public, drafts only their author's.
+func (p Post) VisibleTo(viewer int64) bool {
+	return p.status == StatusPublished || (viewer != 0 && viewer == p.authorID)
+}
+
+// CanEdit is the update and delete policy: only the author may.
+func (p Post) CanEdit(user int64) bool {
+	return user != 0 && user == p.authorID
+}
+
+// Excerpt is the body without HTML tags, whitespace collapsed, cut to
+// ExcerptLength characters with "..." when cut.
+func Excerpt(body string) string {
+	var b strings.Builder
+	inTag, space := false, false
+	for _, r := range body {
+		switch {
+		case r == '<':
+			inTag = true
+		case r == '>' && inTag:
+			inTag = false
+		case inTag:
+		case unicode.IsSpace(r):
+			space = true
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		}
+	}
+	text := b.String()
+	if utf8.RuneCountInString(text) <= ExcerptLength {
+		return text
+	}
+	runes := []rune(text)
+	return strings.TrimRight(string(runes[:ExcerptLength]), " ") + "..."
+}
+
+// Slugify makes a URL slug from a title as Laravel's Str::slug does: letters
+// folded to lower-case ASCII, everything else turned into single dashes. A
+// title with nothing left gives "post".
+func Slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range title {
+		for _, f := range fold(r) {
+			switch {
+			case f >= 'a' && f <= 'z', f >= '0' && f <= '9':
+				if dash && b.Len() > 0 {
+					b.WriteByte('-')
+				}
+				dash = false
+				b.WriteRune(f)
+			default:
+				dash = true
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return "post"
+	}
+	s := b.String()
+	if len(s) > 200 {
+		s = strings.TrimRight(s[:200], "-")
+	}
+	return s
+}
+
+// fold lower-cases r and spells common Latin letters with diacritics in
+// ASCII; other runes come back lower-cased and are dropped by Slugify.
+func fold(r rune) string {
+	if r < utf8.RuneSelf {
+		return string(unicode.ToLower(r))
+	}
+	if s, ok := asciiFold[unicode.ToLower(r)]; ok {
+		return s
+	}
+	return string(unicode.ToLower(r))
+}
+
+var asciiFold = func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ð': "d", 'þ': "th", 'ł': "l", 'ı': "i"}
+	groups := map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
+		"i": "ìíîïĩīĭįǐ", "j": "ĵ", "k": "ķ", "l": "ĺļľŀ", "n": "ñńņňŉ", "o": "òóôõöōŏőǒ",
+		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťŧț", "u": "ùúûüũūŭůűųǔ", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	}
+	for ascii, letters := range groups {
+		for _, r := range letters {
+			m[r] = ascii
+		}
+	}
+	return m
+}()
+
+// ErrCannotCreatePosts refuses post creation to a token without posts:write.
+var ErrCannotCreatePosts = &Error{Kind: Forbidden, Code: "cannot_create_posts", Message: "This token does not have permission to create posts."}

@@ -1,0 +1,98 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// Image is an uploaded image that the HTTP layer has already decoded and
+// checked; Ext is its canonical extension (".jpg", ".png", ".gif", ".webp").
+type Image struct {
+	Data []byte
+	Ext  string
+}
+
+// PostInput is a validated new post. TagIDs may be empty.
+type PostInput struct {
+	Title  string
+	Body   string
+	Status domain.PostStatus
+	TagIDs []int64
+	Image  *Image
+}
+
+// PostPatch is a validated partial update of a post. Image set with a nil
+// value removes the image; Tags is only offered by version 2.
+type PostPatch struct {
+	Title  Optional[string]
+	Body   Optional[string]
+	Status Optional[domain.PostStatus]
+	TagIDs Optional[[]int64]
+	Image  Optional[*Image]
+}
+
+// PostView is a post with what its representations show: the author, the
+// tags and, on the single read, the first comments with their authors.
+type PostView struct {
+	Post     domain.Post
+	Author   domain.User
+	Tags     []domain.Tag
+	Comments []CommentView
+}
+
+// CommentView is a comment with its author.
+type CommentView struct {
+	Comment domain.Comment
+	Author  domain.User
+}
+
+// ShowComments is how many comments the single post read carries; the
+// comments route pages through the rest.
+const ShowComments = 100
+
+// Posts is the driving port of posts. viewer is the caller's user id, 0 for
+// an anonymous caller.
+type Posts interface {
+	// List returns one page of the posts f selects, newest first, each with
+	// its author and tags, and how many match in all.
+	List(ctx context.Context, f PostFilter, page Page) ([]PostView, int, error)
+	// ListAfter returns up to limit posts after cursor (nil: from the start)
+	// and the cursor of the next page, nil at the end.
+	ListAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]PostView, *PostCursor, error)
+	// Show returns a post with author, tags and first comments.
+	// domain.ErrNotFound when it does not exist or viewer may not see it.
+	Show(ctx context.Context, viewer int64, id int64) (PostView, error)
+	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
+	// the actor lacks posts:write; an invalid field for unknown tags.
+	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
+	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
+	// for anybody but the author.
+	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch) (PostView, error)
+	// Delete removes the post, its comments and its image.
+	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author.
+	Delete(ctx context.Context, actor domain.Actor, id int64) error
+}
+
+// Comments is the driving port of comments. Comments on a draft exist only
+// for the draft's author: anybody else gets domain.ErrNotFound.
+type Comments interface {
+	// List returns one page of a post's comments, oldest first, and the total.
+	List(ctx context.Context, actor domain.Actor, postID int64, page Page) ([]CommentView, int, error)
+	// Create adds a comment by the actor. domain.ErrNotFound.
+	Create(ctx context.Context, actor domain.Actor, postID int64, body string) (CommentView, error)
+	// Get returns one comment. domain.ErrNotFound.
+	Get(ctx context.Context, actor domain.Actor, id int64) (CommentView, error)
+	// Update changes the body. domain.ErrNotFound, domain.ErrForbidden for
+	// anybody but the comment's author.
+	Update(ctx context.Context, actor domain.Actor, id int64, body string) (CommentView, error)
+	// Delete removes the comment. domain.ErrNotFound, domain.ErrForbidden
+	// for anybody but the comment's or the post's author.
+	Delete(ctx context.Context, actor domain.Actor, id int64) error
+}
+
+// Tags is the driving port of tags.
+type Tags interface {
+	// Create stores a tag. domain.ErrTagTaken when the name is in use.
+	Create(ctx context.Context, name string) (domain.Tag, error)
+}

@@ -1,0 +1,74 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// Optional is one field of a partial update. A field that is not Set keeps
+// its stored value; a Set field takes Value, which for a nullable field may be
+// nil to clear it.
+type Optional[T any] struct {
+	Set   bool
+	Value T
+}
+
+// Some returns an Optional that sets the field to v.
+func Some[T any](v T) Optional[T] {
+	return Optional[T]{Set: true, Value: v}
+}
+
+// PersonInput is a validated area B user record, as a create or a full
+// replacement carries it. Nil Age or Address means the record has none.
+type PersonInput struct {
+	Name    string
+	Email   string
+	Age     *int
+	Address *domain.Address
+}
+
+// PersonPatch is a validated partial update of an area B user record.
+type PersonPatch struct {
+	Name    Optional[string]
+	Email   Optional[string]
+	Age     Optional[*int]
+	Address Optional[*domain.Address]
+}
+
+// People is the driving port of area B's user records for the writes that
+// need more than one repository call. Reads and deletes go to the
+// PersonRepository directly.
+type People interface {
+	// Create stamps and stores a new record. domain.ErrEmailTaken when the
+	// e-mail is in use, compared by domain.EmailKey.
+	Create(ctx context.Context, in PersonInput) (domain.Person, error)
+	// Replace overwrites every field of record id in one transaction.
+	// domain.ErrNotFound, domain.ErrEmailTaken.
+	Replace(ctx context.Context, id int64, in PersonInput) (domain.Person, error)
+	// Patch changes the fields p sets and keeps the others, reading and
+	// writing in one transaction. domain.ErrNotFound, domain.ErrEmailTaken.
+	Patch(ctx context.Context, id int64, p PersonPatch) (domain.Person, error)
+}
+
+// ProductInput is a validated area B product, as a create or a full
+// replacement carries it. A nil SKU means the product has none.
+type ProductInput struct {
+	Name        string
+	PriceCents  int64
+	Description string
+	Stock       int64
+	SKU         *string
+}
+
+// Products is the driving port of area B's products for the writes that need
+// more than one repository call. Reads and deletes go to the
+// ProductRepository directly.
+type Products interface {
+	// Create stamps and stores a new product. domain.ErrSKUTaken when the SKU
+	// is in use.
+	Create(ctx context.Context, in ProductInput) (domain.Product, error)
+	// Replace overwrites every field of product id in one transaction.
+	// domain.ErrNotFound, domain.ErrSKUTaken.
+	Replace(ctx context.Context, id int64, in ProductInput) (domain.Product, error)
+}

@@ -1,0 +1,117 @@
+package portstest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/inkwell/inkwell/ports"
+)
+
+var rateLimitTests = []storeTest{
+	{"Hit", testRateLimitHit},
+	{"Attempts", testRateLimitAttempts},
+	{"Clear", testRateLimitClear},
+}
+
+// The exact end of a window (now equal to reset_at) is left out: the port
+// says a window "has ended" without saying whether its last instant belongs
+// to it.
+
+func testRateLimitHit(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	const key = "login:ann@example.com|192.0.2.1"
+	steps := []struct {
+		name      string
+		key       string
+		window    time.Duration
+		now       time.Time
+		wantHits  int
+		wantReset time.Time
+	}{
+		{"first hit opens a window", key, time.Minute, base, 1, at(time.Minute)},
+		{"second hit counts", key, time.Minute, at(10 * time.Second), 2, at(time.Minute)},
+		{"an open window keeps its end whatever window is asked", key, time.Hour, at(30 * time.Second), 3, at(time.Minute)},
+		{"last instant of the window counts", key, time.Minute, at(time.Minute - time.Microsecond), 4, at(time.Minute)},
+		{"another key counts apart", "login:bob@example.com|192.0.2.1", 2 * time.Minute, at(20 * time.Second), 1, at(2*time.Minute + 20*time.Second)},
+		{"a hit after the window opens a new one", key, time.Minute, at(time.Minute + time.Second), 1, at(2*time.Minute + time.Second)},
+		{"and counts on in it", key, time.Minute, at(time.Minute + 2*time.Second), 2, at(2*time.Minute + time.Second)},
+	}
+	for _, s := range steps {
+		hits, reset, err := r.RateLimits.Hit(ctx, s.key, s.window, s.now)
+		if !checkErr(t, s.name+": RateLimits.Hit", err, nil) {
+			continue
+		}
+		if hits != s.wantHits {
+			t.Errorf("%s: RateLimits.Hit: got %d hits, want %d", s.name, hits, s.wantHits)
+		}
+		check(t, s.name+": RateLimits.Hit reset time", reset, s.wantReset)
+	}
+}
+
+func testRateLimitAttempts(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	const key = "api:token:7"
+	hits, _, err := r.RateLimits.Attempts(ctx, key, base)
+	if checkErr(t, "RateLimits.Attempts of an unknown key", err, nil) && hits != 0 {
+		t.Errorf("RateLimits.Attempts of an unknown key: got %d hits, want 0", hits)
+	}
+	for i := range 2 {
+		_, _, err := r.RateLimits.Hit(ctx, key, time.Minute, at(time.Duration(i)*time.Second))
+		must(t, "RateLimits.Hit", err)
+	}
+	for i, now := range []time.Time{at(30 * time.Second), at(time.Minute - time.Microsecond)} {
+		hits, reset, err := r.RateLimits.Attempts(ctx, key, now)
+		what := fmt.Sprintf("RateLimits.Attempts #%d within the window", i+1)
+		if !checkErr(t, what, err, nil) {
+			continue
+		}
+		if hits != 2 {
+			t.Errorf("%s: got %d hits, want 2 (Attempts must not count)", what, hits)
+		}
+		check(t, what+": reset time", reset, at(time.Minute))
+	}
+	hits, _, err = r.RateLimits.Attempts(ctx, key, at(time.Minute+time.Second))
+	if checkErr(t, "RateLimits.Attempts after the window", err, nil) && hits != 0 {
+		t.Errorf("RateLimits.Attempts after the window: got %d hits, want 0", hits)
+	}
+	hits, reset, err := r.RateLimits.Hit(ctx, key, time.Minute, at(2*time.Minute))
+	if checkErr(t, "RateLimits.Hit after the window", err, nil) {
+		if hits != 1 {
+			t.Errorf("RateLimits.Hit after the window: got %d hits, want 1", hits)
+		}
+		check(t, "RateLimits.Hit after the window: reset time", reset, at(3*time.Minute))
+	}
+}
+
+func testRateLimitClear(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	const key, other = "login:ann@example.com|192.0.2.1", "login:bob@example.com|192.0.2.1"
+	for range 3 {
+		_, _, err := r.RateLimits.Hit(ctx, key, time.Minute, base)
+		must(t, "RateLimits.Hit", err)
+	}
+	_, _, err := r.RateLimits.Hit(ctx, other, time.Minute, base)
+	must(t, "RateLimits.Hit", err)
+
+	checkErr(t, "RateLimits.Clear", r.RateLimits.Clear(ctx, key), nil)
+	hits, _, err := r.RateLimits.Attempts(ctx, key, at(time.Second))
+	if checkErr(t, "RateLimits.Attempts after Clear", err, nil) && hits != 0 {
+		t.Errorf("RateLimits.Attempts after Clear: got %d hits, want 0", hits)
+	}
+	hits, _, err = r.RateLimits.Attempts(ctx, other, at(time.Second))
+	if checkErr(t, "RateLimits.Attempts of another key", err, nil) && hits != 1 {
+		t.Errorf("RateLimits.Attempts of another key after Clear: got %d hits, want 1", hits)
+	}
+	hits, reset, err := r.RateLimits.Hit(ctx, key, time.Minute, at(2*time.Second))
+	if checkErr(t, "RateLimits.Hit after Clear", err, nil) {
+		if hits != 1 {
+			t.Errorf("RateLimits.Hit after Clear: got %d hits, want 1", hits)
+		}
+		check(t, "RateLimits.Hit after Clear: a new window starts", reset, at(time.Minute+2*time.Second))
+	}
+	checkErr(t, "RateLimits.Clear of an unknown key", r.RateLimits.Clear(ctx, "never hit"), nil)
+}

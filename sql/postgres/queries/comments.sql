@@ -1,0 +1,26 @@
+-- name: CreateComment :one
+INSERT INTO comments (post_id, user_id, body, created_at, updated_at)
+VALUES (@post_id, @user_id, @body, @created_at, @updated_at)
+RETURNING id;
+
+-- name: GetComment :one
+SELECT * FROM comments WHERE id = @id;
+
+-- name: UpdateComment :execrows
+UPDATE comments SET body = @body, updated_at = @updated_at WHERE id = @id;
+
+-- name: DeleteComment :execrows
+DELETE FROM comments WHERE id = @id;
+
+-- ListCommentsByPost returns one page of the post's comments, oldest first,
+-- with how many the post has, read in the same snapshot. A page past the end
+-- has no row to carry the count; CountCommentsByPost answers then.
+-- name: ListCommentsByPost :many
+SELECT id, post_id, user_id, body, created_at, updated_at, count(*) OVER () AS total
+FROM comments
+WHERE post_id = @post_id
+ORDER BY created_at, id
+LIMIT @row_limit::bigint OFFSET @row_offset::bigint;
+
+-- name: CountCommentsByPost :one
+SELECT count(*) FROM comments WHERE post_id = @post_id;

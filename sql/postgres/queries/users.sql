@@ -1,0 +1,40 @@
+-- name: CreateUser :one
+INSERT INTO users (
+    name, email, email_key, password_hash, remember_token,
+    email_verified_at, avatar_path, created_at, updated_at
+) VALUES (
+    @name, @email, @email_key, @password_hash, @remember_token,
+    @email_verified_at, @avatar_path, @created_at, @updated_at
+)
+RETURNING id;
+
+-- name: GetUser :one
+SELECT * FROM users WHERE id = @id;
+
+-- GetUserByEmailKey finds a user by domain.EmailKey of the address, so that
+-- look-ups ignore case while the address is kept as typed.
+-- name: GetUsersByIDs :many
+SELECT * FROM users WHERE id = ANY(@ids::bigint[]) ORDER BY id;
+
+-- name: GetUserByEmailKey :one
+SELECT * FROM users WHERE email_key = @email_key;
+
+-- LockUser holds the row until the transaction ends, so that concurrent
+-- logins of one user run one after the other.
+-- name: LockUser :one
+SELECT * FROM users WHERE id = @id FOR UPDATE;
+
+-- name: UpdateUser :execrows
+UPDATE users SET
+    name = @name,
+    email = @email,
+    email_key = @email_key,
+    password_hash = @password_hash,
+    remember_token = @remember_token,
+    email_verified_at = @email_verified_at,
+    avatar_path = @avatar_path,
+    updated_at = @updated_at
+WHERE id = @id;
+
+-- name: DeleteUser :execrows
+DELETE FROM users WHERE id = @id;
