@@ -1,0 +1,77 @@
+package crud
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/qs"
+)
+
+// decodeBody reads a request body into the generic form the validation
+// works on. JSON numbers stay json.Number, so prices and ages keep their
+// exact text; url-encoded bodies are decoded as Express's qs does, strings
+// only, and an unsupported charset is refused with Express's 415. An empty
+// body is an empty object, so a create without one fails validation like
+// any other incomplete input.
+func decodeBody(c *fiber.Ctx) (map[string]any, error) {
+	raw := c.Body()
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return map[string]any{}, nil
+	}
+	mt, charset := mediaType(c.Get(fiber.HeaderContentType))
+	switch mt {
+	case "json":
+		return decodeJSON(raw)
+	case "form":
+		body, err := qs.ParseCharset(raw, charset)
+		if err != nil {
+			return nil, fiber.NewError(qs.Status(err))
+		}
+		return body, nil
+	default:
+		return nil, errUnsupportedContent
+	}
+}
+
+// mediaType sorts a Content-Type into "json", "form" or "" and returns its
+// charset parameter. A missing type is read as JSON, as area A does, since
+// clients sending JSON often leave it out.
+func mediaType(contentType string) (kind, charset string) {
+	if strings.TrimSpace(contentType) == "" {
+		return "json", ""
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	switch {
+	case err != nil:
+		return "", ""
+	case mt == fiber.MIMEApplicationJSON, strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"):
+		return "json", params["charset"]
+	case mt == fiber.MIMEApplicationForm:
+		return "form", params["charset"]
+	}
+	return "", ""
+}
+
+// decodeJSON decodes one JSON object and nothing after it.
+func decodeJSON(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, errMalformedJSON
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errMalformedJSON
+	}
+	body, ok := v.(map[string]any)
+	if !ok {
+		return nil, errNotAnObject
+	}
+	return body, nil
+}

@@ -1,0 +1,141 @@
+// Package crud is area B of the service: the generic CRUD routes of users and
+// products, their response envelope and their error rendering.
+//
+// Area B's users are directory records (domain.Person), not accounts. Every
+// response, errors included, is the envelope {success, message, data}.
+package crud
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Deps is what area B's routes need.
+type Deps struct {
+	// People and Products run the writes that stamp times or merge updates.
+	People   ports.People
+	Products ports.Products
+	// Store serves reads and deletes, which are single repository calls and
+	// need no use case.
+	Store ports.Store
+	// Authenticate resolves a bearer token; it is used only when
+	// RequireToken is set.
+	Authenticate func(ctx context.Context, bearer string) (domain.Actor, error)
+	// RequireToken makes every write (POST, PUT, PATCH, DELETE) need a
+	// bearer token that Authenticate accepts; reads stay open.
+	RequireToken bool
+	// BaseURL prefixes the links of Link and Location headers; empty means
+	// the scheme and host of each request.
+	BaseURL string
+}
+
+// Mount paths of area B. The users and products routers are mounted twice,
+// as the specification lists them; the second users implementation only
+// under v2.
+var (
+	usersMounts    = []string{"/users", "/api/v1/users"}
+	productsMounts = []string{"/products", "/api/v1/products"}
+	usersV2Mount   = "/api/v2/users"
+)
+
+// Mount registers every route of area B on r.
+func Mount(r fiber.Router, d Deps) {
+	write := func(c *fiber.Ctx) error { return c.Next() }
+	if d.RequireToken {
+		if d.Authenticate == nil {
+			panic("crud: RequireToken needs Authenticate")
+		}
+		write = requireToken(d.Authenticate)
+	}
+	base := strings.TrimSuffix(d.BaseURL, "/")
+	u := users{people: d.People, store: d.Store, base: base}
+	p := products{products: d.Products, store: d.Store, base: base}
+
+	for _, m := range usersMounts {
+		r.Get(m, u.list)
+		r.Post(m, write, u.create)
+		r.Get(m+"/:id", u.read)
+		r.Put(m+"/:id", write, u.replace)
+		r.Delete(m+"/:id", write, u.delete)
+	}
+	for _, m := range productsMounts {
+		r.Get(m, p.list)
+		r.Post(m, write, p.create)
+		r.Get(m+"/:id", p.read)
+		r.Put(m+"/:id", write, p.replace)
+		r.Delete(m+"/:id", write, p.delete)
+	}
+	r.Get(usersV2Mount, u.listV2)
+	r.Post(usersV2Mount, write, u.createV2)
+	r.Get(usersV2Mount+"/:id", u.read)
+	r.Put(usersV2Mount+"/:id", write, u.replace)
+	r.Patch(usersV2Mount+"/:id", write, u.patch)
+	r.Delete(usersV2Mount+"/:id", write, u.delete)
+}
+
+// areaAOutsideAPI are area A's routes that live outside /api: the browser
+// session endpoints. Their errors keep area A's shape.
+var areaAOutsideAPI = []string{"/sanctum", "/login", "/logout"}
+
+// Owns reports whether errors on path are rendered in area B's envelope: the
+// paths of area B's mounts and every other path outside /api, for which the
+// envelope's 404 "Not Found" is the answer to an unknown route.
+func Owns(path string) bool {
+	if resourceOf(path) != "" {
+		return true
+	}
+	if under(path, "/api") {
+		return false
+	}
+	for _, p := range areaAOutsideAPI {
+		if under(path, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// resourceOf names the record kind a path of area B addresses, "" for paths
+// that are not area B's mounts.
+func resourceOf(path string) string {
+	if under(path, usersV2Mount) {
+		return "User"
+	}
+	for _, m := range usersMounts {
+		if under(path, m) {
+			return "User"
+		}
+	}
+	for _, m := range productsMounts {
+		if under(path, m) {
+			return "Product"
+		}
+	}
+	return ""
+}
+
+// under reports whether path is prefix or below it.
+func under(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// requireToken refuses a request without a bearer token that authenticate
+// accepts. The actor is not kept: area B has no ownership, only a gate.
+func requireToken(authenticate func(context.Context, string) (domain.Actor, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		scheme, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
+		token = strings.TrimSpace(token)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			return domain.ErrUnauthenticated
+		}
+		if _, err := authenticate(c.UserContext(), token); err != nil {
+			return err
+		}
+		return c.Next()
+	}
+}

@@ -1,0 +1,107 @@
+package crud
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Bounds of product numbers. maxPrice (whole units) keeps every price in
+// cents below 2^53, so JavaScript clients read each one exactly; maxStock
+// keeps stock within a 32-bit integer.
+const (
+	maxPrice = 999_999_999_999
+	maxStock = 1<<31 - 1
+)
+
+// products serves area B's products on every products mount.
+type products struct {
+	products ports.Products
+	store    ports.Store
+	base     string
+}
+
+func (p products) list(c *fiber.Ctx) error {
+	page, limit := positive(c, "page", 1, maxPage), positive(c, "limit", defaultLimit, maxLimit)
+	items, total, err := p.store.Repos().Products.List(c.UserContext(), pageOf(page, limit))
+	if err != nil {
+		return err
+	}
+	setPagingHeaders(c, p.base, page, limit, total)
+	return ok(c, presentProducts(items))
+}
+
+func (p products) create(c *fiber.Ctx) error {
+	body, err := decodeBody(c)
+	if err != nil {
+		return err
+	}
+	in, err := productInput(body)
+	if err != nil {
+		return err
+	}
+	item, err := p.products.Create(c.UserContext(), in)
+	if err != nil {
+		return err
+	}
+	return created(c, presentProduct(item))
+}
+
+func (p products) read(c *fiber.Ctx) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	item, err := p.store.Repos().Products.Get(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return ok(c, presentProduct(item))
+}
+
+func (p products) replace(c *fiber.Ctx) error {
+	id, body, err := idAndBody(c)
+	if err != nil {
+		return err
+	}
+	in, err := productInput(body)
+	if err != nil {
+		return err
+	}
+	item, err := p.products.Replace(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return ok(c, presentProduct(item))
+}
+
+func (p products) delete(c *fiber.Ctx) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	if err := p.store.Repos().Products.Delete(c.UserContext(), id); err != nil {
+		return err
+	}
+	return noContent(c)
+}
+
+// productInput validates a whole product body, for a create or a
+// replacement. The description is kept as sent, white space included. A
+// blank SKU is no SKU, so that any number of products may have none.
+func productInput(body map[string]any) (ports.ProductInput, error) {
+	v := validate.New(body, validate.Plain)
+	in := ports.ProductInput{Name: v.String("name", validate.Required, validate.Max(255))}
+	if cents := v.Cents("price", validate.Required, validate.Max(maxPrice)); cents != nil {
+		in.PriceCents = *cents
+	}
+	in.Description = v.String("description", validate.Nullable, validate.NoTrim, validate.Max(5000))
+	if stock := v.Int("stock", validate.Nullable, validate.Min(0), validate.Max(maxStock)); stock != nil {
+		in.Stock = *stock
+	}
+	if sku := v.String("sku", validate.Nullable, validate.Max(255)); sku != "" {
+		in.SKU = &sku
+	}
+	return in, v.Err()
+}

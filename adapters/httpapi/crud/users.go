@@ -1,0 +1,226 @@
+package crud
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// users serves area B's user records on every users mount.
+type users struct {
+	people ports.People
+	store  ports.Store
+	base   string
+}
+
+func (u users) list(c *fiber.Ctx) error {
+	page, limit := positive(c, "page", 1, maxPage), positive(c, "limit", defaultLimit, maxLimit)
+	people, total, err := u.store.Repos().People.List(c.UserContext(), ports.PersonQuery{Page: pageOf(page, limit)})
+	if err != nil {
+		return err
+	}
+	setPagingHeaders(c, u.base, page, limit, total)
+	return ok(c, presentPeople(people))
+}
+
+func (u users) listV2(c *fiber.Ctx) error {
+	q, err := personQuery(c)
+	if err != nil {
+		return err
+	}
+	people, total, err := u.store.Repos().People.List(c.UserContext(), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(envelope{Success: true, Message: statusMessage[fiber.StatusOK], Data: presentPeople(people), Meta: metaOf(q.Page, total)})
+}
+
+func (u users) create(c *fiber.Ctx) error {
+	p, err := u.createPerson(c)
+	if err != nil {
+		return err
+	}
+	return created(c, presentPerson(p))
+}
+
+func (u users) createV2(c *fiber.Ctx) error {
+	p, err := u.createPerson(c)
+	if err != nil {
+		return err
+	}
+	c.Location(baseURL(c, u.base) + usersV2Mount + "/" + strconv.FormatInt(p.ID, 10))
+	return created(c, presentPerson(p))
+}
+
+func (u users) createPerson(c *fiber.Ctx) (domain.Person, error) {
+	body, err := decodeBody(c)
+	if err != nil {
+		return domain.Person{}, err
+	}
+	in, err := personInput(body)
+	if err != nil {
+		return domain.Person{}, err
+	}
+	return u.people.Create(c.UserContext(), in)
+}
+
+func (u users) read(c *fiber.Ctx) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	p, err := u.store.Repos().People.Get(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return ok(c, presentPerson(p))
+}
+
+func (u users) replace(c *fiber.Ctx) error {
+	id, body, err := idAndBody(c)
+	if err != nil {
+		return err
+	}
+	in, err := personInput(body)
+	if err != nil {
+		return err
+	}
+	p, err := u.people.Replace(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return ok(c, presentPerson(p))
+}
+
+func (u users) patch(c *fiber.Ctx) error {
+	id, body, err := idAndBody(c)
+	if err != nil {
+		return err
+	}
+	in, err := personPatch(body, true)
+	if err != nil {
+		return err
+	}
+	p, err := u.people.Patch(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return ok(c, presentPerson(p))
+}
+
+func (u users) delete(c *fiber.Ctx) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	if err := u.store.Repos().People.Delete(c.UserContext(), id); err != nil {
+		return err
+	}
+	return noContent(c)
+}
+
+// personPatch validates a user body; a partial one checks only the fields
+// it carries. Null (or a blank form value) clears age and address.
+func personPatch(body map[string]any, partial bool) (ports.PersonPatch, error) {
+	v := validate.New(body, validate.Plain)
+	wants := func(field string) bool { return !partial || v.Has(field) }
+	var p ports.PersonPatch
+	if wants("name") {
+		p.Name = ports.Some(v.String("name", validate.Required, validate.Max(255)))
+	}
+	if wants("email") {
+		p.Email = ports.Some(v.String("email", validate.Required, validate.Email, validate.Max(255)))
+	}
+	if wants("age") {
+		p.Age = ports.Some(intPtr(v.Int("age", validate.Nullable, validate.Min(0), validate.Max(150))))
+	}
+	if wants("address") {
+		p.Address = ports.Some(address(v))
+	}
+	return p, v.Err()
+}
+
+// address reads the optional address object; other keys in it are ignored,
+// and an address with none of its four fields is no address.
+func address(v *validate.Validator) *domain.Address {
+	o, given := v.Object("address", validate.Nullable)
+	a := domain.Address{
+		Street:  o.String("street", validate.Nullable, validate.Max(255)),
+		City:    o.String("city", validate.Nullable, validate.Max(255)),
+		Zip:     o.String("zip", validate.Nullable, validate.Max(255)),
+		Country: o.String("country", validate.Nullable, validate.Max(255)),
+	}
+	if !given || a == (domain.Address{}) {
+		return nil
+	}
+	return &a
+}
+
+// personInput validates a whole user body, for a create or a replacement.
+func personInput(body map[string]any) (ports.PersonInput, error) {
+	p, err := personPatch(body, false)
+	return ports.PersonInput{Name: p.Name.Value, Email: p.Email.Value, Age: p.Age.Value, Address: p.Address.Value}, err
+}
+
+func intPtr(n *int64) *int {
+	if n == nil {
+		return nil
+	}
+	i := int(*n)
+	return &i
+}
+
+// personQuery reads the v2 list's page, per_page, q and sort parameters.
+func personQuery(c *fiber.Ctx) (ports.PersonQuery, error) {
+	page, perPage := positive(c, "page", 1, maxPage), positive(c, "per_page", defaultPerPage, maxPerPage)
+	v := validate.New(map[string]any{"q": c.Query("q")}, validate.Plain)
+	q := v.String("q", validate.Nullable, validate.Max(255))
+	sort := sortKeys(v, c.Query("sort"))
+	return ports.PersonQuery{Search: q, Sort: sort, Page: pageOf(page, perPage)}, v.Err()
+}
+
+// sortKeys reads a sort parameter such as "name,-created_at": fields of
+// ports.PersonFields, each descending when prefixed with "-".
+func sortKeys(v *validate.Validator, param string) []ports.SortKey {
+	var keys []ports.SortKey
+	for _, item := range strings.Split(param, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		key := ports.SortKey{Field: strings.TrimPrefix(item, "-"), Desc: strings.HasPrefix(item, "-")}
+		if !slices.Contains(ports.PersonFields, key.Field) {
+			v.Fail("sort", "sort must list fields among "+strings.Join(ports.PersonFields, ", "))
+			return nil
+		}
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+// idParam reads the :id of a record route. Anything but a positive integer
+// names no record, so it is a 404 as Express would answer, not a 400.
+func idParam(c *fiber.Ctx) (int64, error) {
+	s := c.Params("id")
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 1 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, domain.ErrNotFound
+	}
+	return id, nil
+}
+
+// idAndBody reads the :id and the body of an update.
+func idAndBody(c *fiber.Ctx) (int64, map[string]any, error) {
+	id, err := idParam(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	body, err := decodeBody(c)
+	return id, body, err
+}

@@ -1,0 +1,566 @@
+// Package validate checks a decoded request body against declared rules and
+// turns the failures into one domain error.
+//
+// A handler declares each field with the method of its type and the field's
+// rules, reads the typed values, and then asks for the error:
+//
+//	v := validate.New(body, validate.Laravel)
+//	name := v.String("name", validate.Required, validate.Max(255))
+//	email := v.String("email", validate.Required, validate.Email, validate.Max(255))
+//	if err := v.Err(); err != nil {
+//		return err
+//	}
+//
+// The body is what encoding/json produces with UseNumber (nil, bool,
+// json.Number, string, []any, map[string]any) or what a form decoder
+// produces (strings, lists and objects). Every rule copes with every such
+// value: a value of the wrong type fails the field's type rule and never
+// panics.
+//
+// The semantics follow Laravel's validator, because area A promises
+// Laravel's responses and area B's users expect the same things of an
+// Express API:
+//   - strings are trimmed of white space (including Unicode spaces and the
+//     zero-width characters Laravel's TrimStrings removes) unless NoTrim is
+//     given, and sizes count characters (runes), not bytes;
+//   - a field that is absent and not Required is skipped;
+//   - Required fails on an absent field, null, a blank string, an empty list
+//     or an empty object, and then skips the field's other rules;
+//   - null or a blank string in a field that is not Required fails the
+//     field's type rule unless the field is Nullable, as Laravel's
+//     ConvertEmptyStringsToNull makes it do;
+//   - a value of the wrong type fails the type rule only; otherwise every
+//     failing rule is listed, in the order the rules were given;
+//   - a string containing a NUL byte or invalid UTF-8 fails, since no store
+//     keeps such text faithfully;
+//   - numbers, integers and booleans may arrive as strings (form bodies and
+//     query strings carry nothing else) and are converted.
+package validate
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// Validator checks the fields of one object and collects the failures of
+// the whole body. The zero value is not usable; call New.
+type Validator struct {
+	body    map[string]any
+	prefix  string
+	dialect Dialect
+	// inert marks the validator of an object that was not given: its fields
+	// are neither checked nor reported.
+	inert    bool
+	failures *failures
+}
+
+// failures is shared by a validator and the validators of its objects, so
+// the outermost one reports the whole body.
+type failures struct {
+	fields map[string][]string
+	order  []string
+}
+
+// New returns a validator of body wording its messages in dialect d. A nil
+// body is an empty one.
+func New(body map[string]any, d Dialect) *Validator {
+	if d != Laravel && d != Plain {
+		panic("validate: unknown dialect " + d.String())
+	}
+	return &Validator{body: body, dialect: d, failures: &failures{fields: map[string][]string{}}}
+}
+
+// Err returns nil when every check passed, and otherwise a *domain.Error of
+// Kind domain.Invalid whose Fields maps each failing field's key (nested
+// keys are dotted: "address.city", "tags.0") to its messages in rule order.
+// Its Message is "Validation failed." in the Laravel dialect and the first
+// failure's message in the Plain dialect, which is what area B's envelope
+// shows. The error is a copy: later checks do not change it.
+//
+// Err returns the error interface, not *domain.Error, so that a nil result
+// compares equal to nil in the caller.
+func (v *Validator) Err() error {
+	f := v.failures
+	if len(f.order) == 0 {
+		return nil
+	}
+	fields := make(map[string][]string, len(f.fields))
+	for k, msgs := range f.fields {
+		fields[k] = slices.Clone(msgs)
+	}
+	message := "Validation failed."
+	if v.dialect == Plain {
+		_, message, _ = v.First()
+	}
+	return &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: message, Fields: fields}
+}
+
+// First returns the first failure recorded, in the order the fields were
+// checked, and false when there is none.
+func (v *Validator) First() (field, message string, ok bool) {
+	f := v.failures
+	if len(f.order) == 0 {
+		return "", "", false
+	}
+	field = f.order[0]
+	return field, f.fields[field][0], true
+}
+
+// Has reports whether the body holds field, whatever its value, null
+// included. Update handlers use it to change only the fields a request
+// names, as Laravel's "sometimes" does.
+func (v *Validator) Has(field string) bool {
+	if v.inert {
+		return false
+	}
+	_, ok := v.body[field]
+	return ok
+}
+
+// Filled reports whether the body holds field with a value that Required
+// accepts: not null, not a blank string, not an empty list or object.
+func (v *Validator) Filled(field string) bool {
+	if v.inert {
+		return false
+	}
+	raw, ok := v.body[field]
+	return ok && !blank(raw, true)
+}
+
+// Fail records message for field, after any failures already recorded for
+// it. Handlers use it for checks the rules cannot make, such as "the
+// current password is wrong". A message already recorded for the field is
+// not repeated.
+func (v *Validator) Fail(field, message string) {
+	v.record(v.key(field), message)
+}
+
+// Invalid records the dialect's "selected value is invalid" failure for
+// field: "The selected tags.0 is invalid." or "tags.0 is invalid". It is
+// what Laravel's exists rule reports for an id that names no record.
+func (v *Validator) Invalid(field string) {
+	k := v.key(field)
+	v.record(k, v.dialect.text(msgSelected, k, ""))
+}
+
+// Elem returns the key of the element of list at index, "tags.0", as
+// messages and Fields name it.
+func Elem(list string, index int) string {
+	return list + "." + strconv.Itoa(index)
+}
+
+func (v *Validator) key(field string) string { return v.prefix + field }
+
+func (v *Validator) record(key, message string) {
+	f := v.failures
+	msgs, seen := f.fields[key]
+	if slices.Contains(msgs, message) {
+		return
+	}
+	if !seen {
+		f.order = append(f.order, key)
+	}
+	f.fields[key] = append(msgs, message)
+}
+
+func (v *Validator) fail(key string, m msg, arg string) {
+	v.record(key, v.dialect.text(m, key, arg))
+}
+
+// String checks a string field and returns its value, trimmed unless NoTrim
+// is given. It returns "" when the field is absent, null, blank or fails.
+func (v *Validator) String(field string, rules ...StringRule) string {
+	if v.inert {
+		return ""
+	}
+	s := specOf(rules)
+	raw, present := v.body[field]
+	if !v.present(v.key(field), raw, present, s, msgString) {
+		return ""
+	}
+	confirmation := func() (any, bool) {
+		c, ok := v.body[field+"_confirmation"]
+		return c, ok
+	}
+	str, ok := v.text(v.key(field), raw, s, confirmation)
+	if !ok {
+		return ""
+	}
+	return str
+}
+
+// Int checks an integer field: a JSON number with a whole value (42, 42.0,
+// 4e1) or a string written as an integer ("42"), that fits int64. It
+// returns nil when the field is absent, null, blank or fails.
+func (v *Validator) Int(field string, rules ...IntRule) *int64 {
+	if v.inert {
+		return nil
+	}
+	s := specOf(rules)
+	raw, present := v.body[field]
+	if !v.present(v.key(field), raw, present, s, msgInteger) {
+		return nil
+	}
+	n, ok := v.integer(v.key(field), raw, s)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+// Cents checks a price: a JSON number or numeric string of at least 0 with
+// at most two decimals, and returns it in cents, computed from the decimal
+// text so that no binary rounding creeps in ("19.99" is 1999, and so is
+// 19.990). Max bounds it in whole units. Without a Max, or with a larger
+// one, the bound is the largest whole number of units whose cents fit
+// int64. Its checks run in the order: number, at least 0, two decimals,
+// bound. It returns nil when the field is absent, null, blank or fails.
+func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
+	if v.inert {
+		return nil
+	}
+	s := specOf(rules)
+	key := v.key(field)
+	raw, present := v.body[field]
+	if !v.present(key, raw, present, s, msgNumber) {
+		return nil
+	}
+	d, ok := numberOf(trimmed(raw, false))
+	if !ok {
+		v.fail(key, msgNumber, "")
+		return nil
+	}
+	if d.neg && !d.isZero() {
+		v.fail(key, msgMinValue, "0")
+		ok = false
+	}
+	if d.decimals() > 2 {
+		v.fail(key, msgDecimals, "")
+		ok = false
+	}
+	limit := int64(maxCentsUnits)
+	for _, r := range s.checks {
+		if r.op == opMax {
+			limit = max(0, min(limit, r.n))
+		}
+	}
+	if !d.neg && cmpAbs(d, decimalOf(limit)) > 0 {
+		v.fail(key, msgMaxValue, strconv.FormatInt(limit, 10))
+		ok = false
+	}
+	if !ok {
+		return nil
+	}
+	// The checks above leave a value of at most two decimals within int64
+	// cents, so the conversion cannot fail.
+	cents, _ := d.scaled(2)
+	return &cents
+}
+
+// maxCentsUnits is the largest whole number of units whose cents fit int64.
+const maxCentsUnits = (1<<63 - 1) / 100
+
+// Bool checks a boolean field: true or false, the numbers 0 and 1, or the
+// strings "true", "false", "1" and "0" (in any case), which is how forms
+// and query strings send booleans. It returns nil when the field is
+// absent, null, blank or fails.
+func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
+	if v.inert {
+		return nil
+	}
+	s := specOf(rules)
+	key := v.key(field)
+	raw, present := v.body[field]
+	if !v.present(key, raw, present, s, msgBoolean) {
+		return nil
+	}
+	var b bool
+	switch x := trimmed(raw, false).(type) {
+	case bool:
+		b = x
+	case string:
+		switch strings.ToLower(x) {
+		case "true", "1":
+			b = true
+		case "false", "0":
+			b = false
+		default:
+			v.fail(key, msgBoolean, "")
+			return nil
+		}
+	default:
+		d, isNumber := numberOf(x)
+		if n, whole := d.scaled(0); !isNumber || !whole || (n != 0 && n != 1) {
+			v.fail(key, msgBoolean, "")
+			return nil
+		}
+		b = !d.isZero()
+	}
+	return &b
+}
+
+// Object checks a field that must hold an object and returns a validator of
+// its fields, whose keys are prefixed with the field's ("address.city"),
+// and whether the object was given. The returned validator is never nil;
+// when the object is absent, null or not an object, its fields are neither
+// checked nor reported, so Required on a sub-field means "required in a
+// given object". Its failures are part of v's error, and its Err, like v's,
+// reports the whole body.
+func (v *Validator) Object(field string, rules ...ObjectRule) (*Validator, bool) {
+	key := v.key(field)
+	sub := &Validator{prefix: key + ".", dialect: v.dialect, inert: true, failures: v.failures}
+	if v.inert {
+		return sub, false
+	}
+	s := specOf(rules)
+	raw, present := v.body[field]
+	if !v.present(key, raw, present, s, msgObject) {
+		return sub, false
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		v.fail(key, msgObject, "")
+		return sub, false
+	}
+	sub.body, sub.inert = m, false
+	return sub, true
+}
+
+// Strings checks a list of strings. Required, Nullable, MinItems and
+// MaxItems apply to the list; the other rules apply to each element, whose
+// failures are keyed "abilities.0". It returns nil when the field is
+// absent, null or fails, and an empty list for [].
+func (v *Validator) Strings(field string, rules ...StringsRule) []string {
+	if v.inert {
+		return nil
+	}
+	key := v.key(field)
+	list, elem := specOf(rules).split()
+	items, isList, ok := v.list(key, field, list)
+	if !isList {
+		return nil
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		k := Elem(key, i)
+		if blank(item, false) {
+			v.fail(k, msgString, "")
+			ok = false
+			continue
+		}
+		s, good := v.text(k, item, elem, nil)
+		out[i], ok = s, ok && good
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// Ints checks a list of integers, such as tag ids. Required, Nullable,
+// MinItems and MaxItems apply to the list; Min and Max to each element,
+// whose failures are keyed "tags.0". Whether the ids name records is the
+// caller's check, reported with Invalid(Elem("tags", i)). It returns nil
+// when the field is absent, null or fails, and an empty list for [].
+func (v *Validator) Ints(field string, rules ...IntsRule) []int64 {
+	if v.inert {
+		return nil
+	}
+	key := v.key(field)
+	list, elem := specOf(rules).split()
+	items, isList, ok := v.list(key, field, list)
+	if !isList {
+		return nil
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		k := Elem(key, i)
+		if blank(item, false) {
+			v.fail(k, msgInteger, "")
+			ok = false
+			continue
+		}
+		n, good := v.integer(k, item, elem)
+		out[i], ok = n, ok && good
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// list runs the presence, type and item-count checks of a list field. It
+// returns the elements and whether there is a list whose elements should be
+// checked, which a list with too many items still is, so that every failure
+// is listed; ok is false when a check failed.
+func (v *Validator) list(key, field string, s spec) (items []any, isList, ok bool) {
+	raw, present := v.body[field]
+	if !v.present(key, raw, present, s, msgArray) {
+		return nil, false, false
+	}
+	items, isList = raw.([]any)
+	if !isList {
+		v.fail(key, msgArray, "")
+		return nil, false, false
+	}
+	ok = true
+	n := int64(len(items))
+	for _, r := range s.checks {
+		switch {
+		case r.op == opMinItems && n < r.n:
+			v.fail(key, msgMinItems, strconv.FormatInt(r.n, 10))
+			ok = false
+		case r.op == opMaxItems && n > r.n:
+			v.fail(key, msgMaxItems, strconv.FormatInt(r.n, 10))
+			ok = false
+		}
+	}
+	return items, true, ok
+}
+
+// present applies the presence rules and reports whether the field's value
+// should go on to its type check. typeMsg is the failure for null or a
+// blank string in a field that is neither Required nor Nullable.
+func (v *Validator) present(key string, raw any, present bool, s spec, typeMsg msg) bool {
+	switch {
+	case !present:
+		if s.required {
+			v.fail(key, msgRequired, "")
+		}
+		return false
+	case blank(raw, false):
+		switch {
+		case s.required:
+			v.fail(key, msgRequired, "")
+		case !s.nullable:
+			v.fail(key, typeMsg, "")
+		}
+		return false
+	case s.required && blank(raw, true):
+		v.fail(key, msgRequired, "")
+		return false
+	}
+	return true
+}
+
+// text checks a string value. confirmation, when not nil, looks up the
+// value Confirmed compares with.
+func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, bool)) (string, bool) {
+	str, ok := raw.(string)
+	if !ok {
+		v.fail(key, msgString, "")
+		return "", false
+	}
+	if !s.noTrim {
+		str = trim(str)
+	}
+	if strings.IndexByte(str, 0) >= 0 {
+		v.fail(key, msgNulByte, "")
+		ok = false
+	}
+	if !utf8.ValidString(str) {
+		v.fail(key, msgUTF8, "")
+		ok = false
+	}
+	for _, r := range s.checks {
+		arg := strconv.FormatInt(r.n, 10)
+		switch r.op {
+		case opMin:
+			if int64(utf8.RuneCountInString(str)) < r.n {
+				v.fail(key, msgMinChars, arg)
+				ok = false
+			}
+		case opMax:
+			if int64(utf8.RuneCountInString(str)) > r.n {
+				v.fail(key, msgMaxChars, arg)
+				ok = false
+			}
+		case opMaxBytes:
+			if int64(len(str)) > r.n {
+				v.fail(key, msgMaxBytes, arg)
+				ok = false
+			}
+		case opEmail:
+			if !isEmail(str) {
+				v.fail(key, msgEmail, "")
+				ok = false
+			}
+		case opIn:
+			if !slices.Contains(r.values, str) {
+				v.fail(key, msgIn, strings.Join(r.values, ", "))
+				ok = false
+			}
+		case opConfirmed:
+			if confirmation == nil {
+				break
+			}
+			other, present := confirmation()
+			if c, isString := other.(string); !present || !isString || trimmed(c, s.noTrim) != str {
+				v.fail(key, msgConfirmed, "")
+				ok = false
+			}
+		}
+	}
+	return str, ok
+}
+
+// integer checks an integer value against Min and Max.
+func (v *Validator) integer(key string, raw any, s spec) (int64, bool) {
+	n, ok := integerOf(trimmed(raw, false))
+	if !ok {
+		v.fail(key, msgInteger, "")
+		return 0, false
+	}
+	for _, r := range s.checks {
+		arg := strconv.FormatInt(r.n, 10)
+		switch {
+		case r.op == opMin && n < r.n:
+			v.fail(key, msgMinValue, arg)
+			ok = false
+		case r.op == opMax && n > r.n:
+			v.fail(key, msgMaxValue, arg)
+			ok = false
+		}
+	}
+	return n, ok
+}
+
+// blank reports whether raw is null or a string of nothing but white space
+// (which Laravel's middleware turns into null); with containers, also
+// whether it is an empty list or object, which Required refuses too.
+func blank(raw any, containers bool) bool {
+	switch x := raw.(type) {
+	case nil:
+		return true
+	case string:
+		return trim(x) == ""
+	case []any:
+		return containers && len(x) == 0
+	case map[string]any:
+		return containers && len(x) == 0
+	}
+	return false
+}
+
+// trimmed returns raw trimmed when it is a string and keep is false, and raw
+// unchanged otherwise.
+func trimmed(raw any, keep bool) any {
+	if s, ok := raw.(string); ok && !keep {
+		return trim(s)
+	}
+	return raw
+}
+
+// trim removes what Laravel's TrimStrings middleware removes: leading and
+// trailing white space, Unicode spaces included, and the byte-order mark,
+// zero-width space and left-to-right mark.
+func trim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B' || r == '\u200E'
+	})
+}

@@ -1,0 +1,80 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// People runs the writes of area B's user records: it stamps their times and
+// merges updates into the stored record inside one transaction.
+type People struct {
+	store ports.Store
+	clock ports.Clock
+}
+
+// NewPeople returns the use cases of area B's user records.
+func NewPeople(store ports.Store, clock ports.Clock) *People {
+	return &People{store: store, clock: clock}
+}
+
+var _ ports.People = (*People)(nil)
+
+// Create stores a new record created and updated now.
+func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Person, error) {
+	now := p.clock.Now()
+	person := domain.Person{
+		Name:      in.Name,
+		Email:     in.Email,
+		Age:       in.Age,
+		Address:   in.Address,
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
+	if err := p.store.Repos().People.Create(ctx, &person); err != nil {
+		return domain.Person{}, fmt.Errorf("create person: %w", err)
+	}
+	return person, nil
+}
+
+// Replace overwrites every field of record id but its creation time.
+func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput) (domain.Person, error) {
+	return p.Patch(ctx, id, ports.PersonPatch{
+		Name:    ports.Some(in.Name),
+		Email:   ports.Some(in.Email),
+		Age:     ports.Some(in.Age),
+		Address: ports.Some(in.Address),
+	})
+}
+
+// Patch reads record id, applies the fields patch sets and writes it back in
+// one transaction, so that two concurrent patches of different fields both
+// survive.
+func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch) (domain.Person, error) {
+	var person domain.Person
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if person, err = r.People.Lock(ctx, id); err != nil {
+			return err
+		}
+		patchField(&person.Name, patch.Name)
+		patchField(&person.Email, patch.Email)
+		patchField(&person.Age, patch.Age)
+		patchField(&person.Address, patch.Address)
+		person.UpdatedAt = p.clock.Now()
+		return r.People.Update(ctx, person)
+	})
+	if err != nil {
+		return domain.Person{}, fmt.Errorf("update person %d: %w", id, err)
+	}
+	return person, nil
+}
+
+// patchField sets *dst to the field's value when the patch sets it.
+func patchField[T any](dst *T, f ports.Optional[T]) {
+	if f.Set {
+		*dst = f.Value
+	}
+}

@@ -1,0 +1,168 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/adapters/memory"
+	"github.com/inkwell/inkwell/adapters/postgres"
+	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// directoryStores are the stores the area B use cases are tried on: their
+// transactions differ, and merging updates depends on them.
+var directoryStores = []struct {
+	name string
+	open func(tb testing.TB) ports.Store
+}{
+	{"memory", func(testing.TB) ports.Store { return memory.New() }},
+	{"sqlite", func(tb testing.TB) ports.Store {
+		s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(cleanup)
+		return s
+	}},
+	{"postgres", func(tb testing.TB) ports.Store {
+		s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(cleanup)
+		return s
+	}},
+}
+
+var t0 = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestPeople(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := clock.NewFixed(t0)
+			people := app.NewPeople(s.open(t), clk)
+
+			ann, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "Ann@example.com", Age: ptr(30), Address: &domain.Address{City: "Paris"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := domain.Person{ID: ann.ID, Name: "Ann", Email: "Ann@example.com", Age: ptr(30), Address: &domain.Address{City: "Paris"}, CreatedAt: t0, UpdatedAt: t0}
+			if !reflect.DeepEqual(ann, want) {
+				t.Errorf("created: got %+v, want %+v", ann, want)
+			}
+			if ann.ID == 0 {
+				t.Errorf("created: got no id")
+			}
+
+			_, err = people.Create(ctx, ports.PersonInput{Name: "Other", Email: "ann@EXAMPLE.com"})
+			if !errors.Is(err, domain.ErrEmailTaken) {
+				t.Errorf("duplicate e-mail: got %v, want %v", err, domain.ErrEmailTaken)
+			}
+
+			steps := []struct {
+				name  string
+				apply func(id int64) (domain.Person, error)
+				want  func(p *domain.Person)
+			}{
+				{"patch age", func(id int64) (domain.Person, error) {
+					return people.Patch(ctx, id, ports.PersonPatch{Age: ports.Some(ptr(31))})
+				}, func(p *domain.Person) { p.Age = ptr(31) }},
+				{"patch clears address", func(id int64) (domain.Person, error) {
+					return people.Patch(ctx, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")})
+				}, func(p *domain.Person) { p.Address, p.Name = nil, "Annie" }},
+				{"empty patch", func(id int64) (domain.Person, error) {
+					return people.Patch(ctx, id, ports.PersonPatch{})
+				}, func(*domain.Person) {}},
+				{"replace", func(id int64) (domain.Person, error) {
+					return people.Replace(ctx, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"})
+				}, func(p *domain.Person) { p.Name, p.Email, p.Age, p.Address = "Ann", "ann@example.net", nil, nil }},
+			}
+			for _, step := range steps {
+				clk.Advance(time.Second)
+				got, err := step.apply(ann.ID)
+				if err != nil {
+					t.Fatalf("%s: %v", step.name, err)
+				}
+				step.want(&want)
+				want.UpdatedAt = clk.Now()
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: got %+v, want %+v", step.name, got, want)
+				}
+			}
+
+			for name, err := range map[string]error{
+				"patch":   second(people.Patch(ctx, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))})),
+				"replace": second(people.Replace(ctx, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"})),
+			} {
+				if !errors.Is(err, domain.ErrNotFound) {
+					t.Errorf("%s of a missing record: got %v, want %v", name, err, domain.ErrNotFound)
+				}
+			}
+		})
+	}
+}
+
+// TestPeopleConcurrentPatches checks that patches of different fields of one
+// record, running at once, all survive: each reads and writes in one
+// transaction.
+func TestPeopleConcurrentPatches(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := s.open(t)
+			people := app.NewPeople(store, clock.NewFixed(t0))
+			p, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "ann@example.com"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const rounds = 10
+			for range rounds {
+				var wg sync.WaitGroup
+				errs := make(chan error, 2)
+				for _, patch := range []ports.PersonPatch{
+					{Age: ports.Some(ptr(40))},
+					{Address: ports.Some(&domain.Address{City: "Oslo"})},
+				} {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						_, err := people.Patch(ctx, p.ID, patch)
+						errs <- err
+					}()
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				got, err := store.Repos().People.Get(ctx, p.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Age == nil || *got.Age != 40 || got.Address == nil || got.Address.City != "Oslo" {
+					t.Fatalf("after concurrent patches: got age %v, address %v; want 40 and Oslo", got.Age, got.Address)
+				}
+				if _, err := people.Patch(ctx, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Products runs the writes of area B's products: it stamps their times and
+// replaces stored products inside one transaction.
+type Products struct {
+	store ports.Store
+	clock ports.Clock
+}
+
+// NewProducts returns the use cases of area B's products.
+func NewProducts(store ports.Store, clock ports.Clock) *Products {
+	return &Products{store: store, clock: clock}
+}
+
+var _ ports.Products = (*Products)(nil)
+
+// Create stores a new product created and updated now.
+func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Product, error) {
+	now := p.clock.Now()
+	product := domain.Product{
+		Name:        in.Name,
+		PriceCents:  in.PriceCents,
+		Description: in.Description,
+		Stock:       in.Stock,
+		SKU:         in.SKU,
+		CreatedAt:   now,
+		UpdatedAt:   now,
+	}
+	if err := p.store.Repos().Products.Create(ctx, &product); err != nil {
+		return domain.Product{}, fmt.Errorf("create product: %w", err)
+	}
+	return product, nil
+}
+
+// Replace overwrites every field of product id but its creation time. The
+// read and the write share a transaction so that the answer carries the
+// creation time of the very row written.
+func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput) (domain.Product, error) {
+	var product domain.Product
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if product, err = r.Products.Get(ctx, id); err != nil {
+			return err
+		}
+		product.Name = in.Name
+		product.PriceCents = in.PriceCents
+		product.Description = in.Description
+		product.Stock = in.Stock
+		product.SKU = in.SKU
+		product.UpdatedAt = p.clock.Now()
+		return r.Products.Update(ctx, product)
+	})
+	if err != nil {
+		return domain.Product{}, fmt.Errorf("replace product %d: %w", id, err)
+	}
+	return product, nil
+}
