@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// authResponse answers register and login.
+type authResponse struct {
+	Message string   `json:"message"`
+	User    userJSON `json:"user"`
+	Token   string   `json:"token"`
+}
+
+func (s *Server) register(c *fiber.Ctx) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	v := validate.New(body, validate.Laravel)
+	in := ports.RegisterInput{
+		Name:     v.String("name", validate.Required, validate.Max(255)),
+		Email:    v.String("email", validate.Required, validate.Email, validate.Max(255)),
+		Password: v.String("password", validate.Required, validate.NoTrim, validate.Min(8), validate.MaxBytes(72), validate.Confirmed),
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	u, token, err := s.accounts.Register(c.UserContext(), in)
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(authResponse{"User registered successfully.", s.presentUser(c, u), token.String()})
+}
+
+func (s *Server) login(c *fiber.Ctx) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	v := validate.New(body, validate.Laravel)
+	in := ports.LoginInput{
+		Email:    v.String("email", validate.Required, validate.Email),
+		Password: v.String("password", validate.Required, validate.NoTrim),
+		IP:       c.IP(),
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	u, token, err := s.accounts.Login(c.UserContext(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
+}
+
+func (s *Server) logout(c *fiber.Ctx) error {
+	actor, _ := actorOf(c)
+	if err := s.accounts.Logout(c.UserContext(), actor); err != nil {
+		return err
+	}
+	return c.JSON(message{"Logged out successfully."})
+}
+
+func (s *Server) me(c *fiber.Ctx) error {
+	actor, _ := actorOf(c)
+	return c.JSON(s.presentUser(c, actor.User))
+}

@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// Errors that arise in the HTTP layer itself, before any use case runs.
+var (
+	errMalformedJSON      = fiber.NewError(http.StatusBadRequest, "Malformed JSON body.")
+	errUnsupportedContent = fiber.NewError(http.StatusBadRequest, "Unsupported content type.")
+)
+
+// kindStatus is area A's table from error kind to status.
+var kindStatus = map[domain.Kind]int{
+	domain.Invalid:         http.StatusUnprocessableEntity,
+	domain.Unauthenticated: http.StatusUnauthorized,
+	domain.Forbidden:       http.StatusForbidden,
+	domain.NotFound:        http.StatusNotFound,
+	domain.Conflict:        http.StatusUnprocessableEntity,
+	domain.TooManyRequests: http.StatusTooManyRequests,
+	domain.Unavailable:     http.StatusServiceUnavailable,
+	domain.Internal:        http.StatusInternalServerError,
+}
+
+// conflictField names the request field a conflict is reported on: area A
+// reports uniqueness as a validation failure, as Laravel's unique rule does.
+var conflictField = map[string]string{
+	domain.ErrEmailTaken.Code: "email",
+}
+
+// statusMessage is area A's message for HTTP-level errors, keyed by status.
+var statusMessage = map[int]string{
+	http.StatusNotFound:              "Resource not found.",
+	http.StatusMethodNotAllowed:      "Method Not Allowed",
+	http.StatusRequestEntityTooLarge: "Payload Too Large",
+	http.StatusInternalServerError:   "Internal Server Error",
+	http.StatusServiceUnavailable:    "Service Unavailable",
+}
+
+// errorBody is area A's error shape.
+type errorBody struct {
+	Success bool                `json:"success"`
+	Message string              `json:"message"`
+	Errors  map[string][]string `json:"errors,omitempty"`
+}
+
+// renderError writes err in area A's shape. It is the only place where an
+// error of area A becomes a status; faults are logged here and nowhere else,
+// and their text never reaches the client.
+func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		msg, ok := statusMessage[fe.Code]
+		if !ok {
+			msg = fe.Message
+		}
+		if fe.Code >= 500 {
+			logFault(c, log, err)
+		}
+		return c.Status(fe.Code).JSON(errorBody{Message: msg})
+	}
+
+	de, ok := domain.AsError(err)
+	if !ok {
+		logFault(c, log, err)
+		return c.Status(http.StatusInternalServerError).JSON(errorBody{Message: statusMessage[http.StatusInternalServerError]})
+	}
+	status := kindStatus[de.Kind]
+	body := errorBody{Message: de.Message, Errors: de.Fields}
+	switch de.Kind {
+	case domain.Invalid:
+		body.Message = "Validation failed."
+	case domain.Conflict:
+		body.Message = "Validation failed."
+		body.Errors = map[string][]string{conflictField[de.Code]: {de.Message}}
+		if conflictField[de.Code] == "" {
+			status, body = http.StatusConflict, errorBody{Message: de.Message}
+		}
+	case domain.TooManyRequests:
+		secs := int(de.RetryAfter.Seconds() + 0.999)
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(max(secs, 1)))
+	case domain.Unavailable:
+		logFault(c, log, err)
+		body.Message = statusMessage[http.StatusServiceUnavailable]
+	case domain.Internal:
+		logFault(c, log, err)
+		body.Message = statusMessage[http.StatusInternalServerError]
+		body.Errors = nil
+	}
+	return c.Status(status).JSON(body)
+}
+
+// logFault records a server-side failure with the request it broke.
+func logFault(c *fiber.Ctx, log *slog.Logger, err error) {
+	log.ErrorContext(c.UserContext(), "request failed",
+		"request_id", requestID(c), "method", c.Method(), "path", c.Path(), "error", err.Error())
+}

@@ -1,0 +1,220 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/memory"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/postgres"
+	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// stores lists the stores every HTTP test runs against.
+var stores = []struct {
+	name string
+	open func(tb testing.TB) ports.Store
+}{
+	{"memory", func(testing.TB) ports.Store { return memory.New() }},
+	{"sqlite", func(tb testing.TB) ports.Store {
+		s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(cleanup)
+		return s
+	}},
+	{"postgres", func(tb testing.TB) ports.Store {
+		s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(cleanup)
+		return s
+	}},
+}
+
+// forEachStore runs test once per store, each with a fresh harness.
+func forEachStore(t *testing.T, test func(t *testing.T, h *harness)) {
+	t.Helper()
+	for _, s := range stores {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, newHarness(t, s.open(t), options{}))
+		})
+	}
+}
+
+// start is the fixed time tests begin at.
+var start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+type options struct {
+	bcryptCost  int
+	maxAttempts int
+}
+
+// harness is the whole service over one store, with a clock tests move.
+type harness struct {
+	t      *testing.T
+	store  ports.Store
+	clock  *clock.Fixed
+	server *httpapi.Server
+}
+
+func newHarness(t *testing.T, store ports.Store, o options) *harness {
+	if o.bcryptCost == 0 {
+		o.bcryptCost = bcrypt.MinCost
+	}
+	if o.maxAttempts == 0 {
+		o.maxAttempts = 5
+	}
+	clk := clock.NewFixed(start)
+	cfg := app.AccountsConfig{TokenLifetime: 10080 * time.Minute, LoginMaxAttempts: o.maxAttempts}
+	hasher := passwords.NewBcrypt(passwords.Config{Cost: o.bcryptCost})
+	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
+	tokens := app.NewTokens(store, random.NewSecrets(), clk, cfg)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 1 << 20}, log, httpapi.Services{
+		Store:    store,
+		Accounts: accounts,
+		Tokens:   tokens,
+		People:   app.NewPeople(store, clk),
+		Products: app.NewProducts(store, clk),
+	})
+	return &harness{t: t, store: store, clock: clk, server: srv}
+}
+
+// listen serves the app on a loopback port until the test ends and returns
+// its base URL.
+func (h *harness) listen() string {
+	h.t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	go func() { _ = h.server.App().Listener(l) }()
+	h.t.Cleanup(func() { _ = h.server.App().Shutdown() })
+	return "http://" + l.Addr().String()
+}
+
+// response is what a test sees of an answer.
+type response struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+// do sends a request through the real Fiber stack. body may be nil, a
+// string (sent as is) or anything else (sent as JSON). headers are pairs.
+func (h *harness) do(method, path string, body any, headers ...string) response {
+	h.t.Helper()
+	var r io.Reader
+	contentType := ""
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r, contentType = strings.NewReader(b), "application/json"
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		r, contentType = bytes.NewReader(data), "application/json"
+	}
+	req := httptest.NewRequest(method, path, r)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := h.server.App().Test(req, -1)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := response{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &out.body); err != nil {
+			h.t.Fatalf("%s %s: body is not JSON: %s", method, path, raw)
+		}
+	}
+	return out
+}
+
+// as adds a bearer token to a request's headers.
+func as(token string, headers ...string) []string {
+	return append([]string{"Authorization", "Bearer " + token}, headers...)
+}
+
+// register makes an account and returns its token.
+func (h *harness) register(name, email, password string) string {
+	h.t.Helper()
+	r := h.do("POST", "/api/v1/register", map[string]any{
+		"name": name, "email": email, "password": password, "password_confirmation": password,
+	})
+	if r.status != http.StatusCreated {
+		h.t.Fatalf("register %s: got %d %s, want 201", email, r.status, r.raw)
+	}
+	return r.body["token"].(string)
+}
+
+// login logs in and returns the token.
+func (h *harness) login(email, password string) string {
+	h.t.Helper()
+	r := h.do("POST", "/api/v1/login", map[string]any{"email": email, "password": password})
+	if r.status != http.StatusOK {
+		h.t.Fatalf("login %s: got %d %s, want 200", email, r.status, r.raw)
+	}
+	return r.body["token"].(string)
+}
+
+// expect checks the status and, when wantBody is not nil, that every key of
+// wantBody has that value in the JSON body (compared as JSON).
+func (r response) expect(t *testing.T, wantStatus int, wantBody map[string]any) {
+	t.Helper()
+	if r.status != wantStatus {
+		t.Fatalf("got status %d (%s), want %d", r.status, r.raw, wantStatus)
+	}
+	for k, want := range wantBody {
+		got, _ := json.Marshal(r.body[k])
+		w, _ := json.Marshal(want)
+		if !bytes.Equal(got, w) {
+			t.Errorf("%s: got %s, want %s (body %s)", k, got, w, r.raw)
+		}
+	}
+}
+
+// equalJSON compares two values as JSON.
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// jsonNumber renders a decoded JSON number as a path segment.
+func jsonNumber(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

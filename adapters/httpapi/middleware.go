@@ -1,0 +1,117 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Keys of request-scoped values in fiber.Ctx.Locals.
+const (
+	localRequestID = "inkwell.request_id"
+	localActor     = "inkwell.actor"
+)
+
+// withRequestID takes the caller's X-Request-ID when it is a sane token and
+// makes one otherwise, and echoes it on the response.
+func withRequestID(c *fiber.Ctx) error {
+	id := c.Get(fiber.HeaderXRequestID)
+	if !saneRequestID(id) {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	c.Locals(localRequestID, id)
+	c.Set(fiber.HeaderXRequestID, id)
+	return c.Next()
+}
+
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if b := id[i]; b < 0x21 || b > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// requestID returns the id withRequestID gave the request.
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(localRequestID).(string)
+	return id
+}
+
+// withDeadline gives every request a context that ends after timeout, so
+// that a slow store call is abandoned instead of piling up.
+func withDeadline(timeout time.Duration) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		c.SetUserContext(ctx)
+		return c.Next()
+	}
+}
+
+// bearer returns the token of an "Authorization: Bearer …" header, or "".
+func bearer(c *fiber.Ctx) string {
+	h := c.Get(fiber.HeaderAuthorization)
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// requireAuth is Sanctum's "auth:sanctum": the request must present a valid
+// token; the actor is then available to handlers through actorOf.
+func requireAuth(accounts ports.Accounts) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		token := bearer(c)
+		if token == "" {
+			return domain.ErrUnauthenticated
+		}
+		actor, err := accounts.Authenticate(c.UserContext(), token)
+		if err != nil {
+			return err
+		}
+		c.Locals(localActor, actor)
+		return c.Next()
+	}
+}
+
+// actorOf returns the authenticated actor; ok is false on a public route
+// called without credentials.
+func actorOf(c *fiber.Ctx) (domain.Actor, bool) {
+	a, ok := c.Locals(localActor).(domain.Actor)
+	return a, ok
+}
+
+// abilities is the route guard "abilities:a,b": every one is required.
+func abilities(required ...string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if a, ok := actorOf(c); !ok || !a.CanAll(required...) {
+			return domain.ErrInvalidAbility
+		}
+		return c.Next()
+	}
+}
+
+// ability is the route guard "ability:a,b": any one of them suffices.
+func ability(anyOf ...string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if a, ok := actorOf(c); !ok || !a.CanAny(anyOf...) {
+			return domain.ErrInvalidAbility
+		}
+		return c.Next()
+	}
+}

@@ -1,0 +1,93 @@
+package httpapi
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// timeLayout is how every timestamp leaves the service: RFC 3339 in UTC with
+// microseconds, as Laravel serializes Carbon dates.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func formatTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := formatTime(*t)
+	return &s
+}
+
+// userJSON is the user object of register, login and GET /api/v1/user. It
+// never carries the password hash or the remember token.
+type userJSON struct {
+	ID              int64   `json:"id"`
+	Name            string  `json:"name"`
+	Email           string  `json:"email"`
+	EmailVerifiedAt *string `json:"email_verified_at"`
+	AvatarURL       *string `json:"avatar_url"`
+	CreatedAt       string  `json:"created_at"`
+	UpdatedAt       string  `json:"updated_at"`
+}
+
+func (s *Server) presentUser(c *fiber.Ctx, u domain.User) userJSON {
+	return userJSON{
+		ID:              u.ID,
+		Name:            u.Name,
+		Email:           u.Email,
+		EmailVerifiedAt: formatTimePtr(u.EmailVerifiedAt),
+		AvatarURL:       s.storageURL(c, u.AvatarPath),
+		CreatedAt:       formatTime(u.CreatedAt),
+		UpdatedAt:       formatTime(u.UpdatedAt),
+	}
+}
+
+// tokenJSON describes a personal token without its secret.
+type tokenJSON struct {
+	ID         int64    `json:"id"`
+	Name       string   `json:"name"`
+	Abilities  []string `json:"abilities"`
+	LastUsedAt *string  `json:"last_used_at"`
+	ExpiresAt  *string  `json:"expires_at"`
+	CreatedAt  string   `json:"created_at"`
+	UpdatedAt  string   `json:"updated_at"`
+}
+
+func presentToken(t domain.Token) tokenJSON {
+	return tokenJSON{
+		ID:         t.ID,
+		Name:       t.Name,
+		Abilities:  t.Abilities,
+		LastUsedAt: formatTimePtr(t.LastUsedAt),
+		ExpiresAt:  formatTimePtr(t.ExpiresAt),
+		CreatedAt:  formatTime(t.CreatedAt),
+		UpdatedAt:  formatTime(t.UpdatedAt),
+	}
+}
+
+// baseURL is APP_URL, or the scheme and host the request came to.
+func (s *Server) baseURL(c *fiber.Ctx) string {
+	if s.cfg.AppURL != "" {
+		return strings.TrimRight(s.cfg.AppURL, "/")
+	}
+	return c.Protocol() + "://" + c.Hostname()
+}
+
+// storageURL is the absolute URL of a stored file, or nil for none.
+func (s *Server) storageURL(c *fiber.Ctx, path string) *string {
+	if path == "" {
+		return nil
+	}
+	u := s.baseURL(c) + "/storage/" + path
+	return &u
+}
+
+// message is the body of responses that only say what happened.
+type message struct {
+	Message string `json:"message"`
+}

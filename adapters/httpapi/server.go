@@ -1,0 +1,112 @@
+// Package httpapi is the HTTP adapter: Fiber routes, middleware, request
+// decoding, representations and error rendering for both areas.
+package httpapi
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/cors"
+	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Config holds the HTTP adapter's settings.
+type Config struct {
+	// AppURL is the public base URL for absolute links; empty means the
+	// scheme and host of each request.
+	AppURL string
+	// RequestTimeout bounds the context of every request.
+	RequestTimeout time.Duration
+	// BodyLimit is the largest request body accepted, in bytes.
+	BodyLimit int
+	// CORS is the cross-origin policy of every path.
+	CORS cors.Config
+	// CrudRequireToken makes area B's writes need a bearer token
+	// (CRUD_AUTH=token).
+	CrudRequireToken bool
+}
+
+// Services are the driving ports the routes call, and the store for plain
+// reads that need no use case.
+type Services struct {
+	Store    ports.Store
+	Accounts ports.Accounts
+	Tokens   ports.Tokens
+	People   ports.People
+	Products ports.Products
+}
+
+// Server is Inkwell's HTTP front: both areas on one Fiber app.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	accounts ports.Accounts
+	tokens   ports.Tokens
+	app      *fiber.App
+}
+
+// New builds the Fiber app with every route of both areas.
+func New(cfg Config, log *slog.Logger, svc Services) *Server {
+	s := &Server{cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens}
+	s.app = fiber.New(fiber.Config{
+		// Immutable keeps values taken from the request valid after the
+		// handler returns; fasthttp otherwise reuses their memory.
+		Immutable:             true,
+		BodyLimit:             cfg.BodyLimit,
+		DisableStartupMessage: true,
+		ErrorHandler:          s.handleError,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+	})
+	s.app.Use(withRequestID)
+	s.app.Use(recover.New())
+	// CORS comes before any route so that preflights are answered by it.
+	s.app.Use(cors.New(cfg.CORS))
+	s.app.Use(withDeadline(cfg.RequestTimeout))
+	s.routes()
+	crud.Mount(s.app, crud.Deps{
+		People:       svc.People,
+		Products:     svc.Products,
+		Store:        svc.Store,
+		Authenticate: svc.Accounts.Authenticate,
+		RequireToken: cfg.CrudRequireToken,
+		BaseURL:      cfg.AppURL,
+	})
+	return s
+}
+
+// App returns the Fiber app, to serve or to test with app.Test.
+func (s *Server) App() *fiber.App { return s.app }
+
+func (s *Server) routes() {
+	v1 := s.app.Group("/api/v1")
+	v1.Post("/register", s.register)
+	v1.Post("/login", s.login)
+
+	auth := requireAuth(s.accounts)
+	v1.Post("/logout", auth, s.logout)
+	v1.Get("/user", auth, s.me)
+	v1.Get("/tokens", auth, s.listTokens)
+	v1.Post("/tokens", auth, s.createToken)
+	v1.Delete("/tokens/:id", auth, s.deleteToken)
+}
+
+// handleError renders every error that reaches Fiber in the shape of the
+// area the path belongs to.
+func (s *Server) handleError(c *fiber.Ctx, err error) error {
+	if !crud.Owns(c.Path()) {
+		return renderError(c, s.log, err)
+	}
+	if rerr := crud.RenderError(c, err); rerr != nil {
+		return rerr
+	}
+	if c.Response().StatusCode() >= 500 {
+		logFault(c, s.log, err)
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// maxTokenMinutes bounds expires_in_minutes at one year.
+const maxTokenMinutes = 525600
+
+func (s *Server) listTokens(c *fiber.Ctx) error {
+	actor, _ := actorOf(c)
+	tokens, err := s.tokens.List(c.UserContext(), actor)
+	if err != nil {
+		return err
+	}
+	data := make([]tokenJSON, len(tokens))
+	for i, t := range tokens {
+		data[i] = presentToken(t)
+	}
+	return c.JSON(fiber.Map{"data": data})
+}
+
+func (s *Server) createToken(c *fiber.Ctx) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	v := validate.New(body, validate.Laravel)
+	in := ports.TokenInput{
+		Name:      v.String("name", validate.Required, validate.Max(255)),
+		Abilities: v.Strings("abilities", validate.MaxItems(50), validate.Max(255)),
+	}
+	if minutes := v.Int("expires_in_minutes", validate.Min(1), validate.Max(maxTokenMinutes)); minutes != nil {
+		in.ExpiresIn = time.Duration(*minutes) * time.Minute
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	token, plain, err := s.tokens.Create(c.UserContext(), actor, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(fiber.Map{"token": plain.String(), "data": presentToken(token)})
+}
+
+func (s *Server) deleteToken(c *fiber.Ctx) error {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return domain.ErrNotFound
+	}
+	actor, _ := actorOf(c)
+	if err := s.tokens.Delete(c.UserContext(), actor, id); err != nil {
+		return err
+	}
+	return c.JSON(message{"Token revoked."})
+}

@@ -1,0 +1,237 @@
+// Package app holds Inkwell's use cases: short transaction scripts that load
+// entities through the ports, check policies, call domain methods and save.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// AccountsConfig holds the settings of registration, login and tokens.
+type AccountsConfig struct {
+	// TokenLifetime is how long issued tokens live; zero means forever.
+	TokenLifetime time.Duration
+	// LoginMaxAttempts is how many failed logins per minute one e-mail may
+	// have from one address before further attempts are refused.
+	LoginMaxAttempts int
+}
+
+// loginWindow is the window over which failed logins are counted.
+const loginWindow = time.Minute
+
+// authTokenName is the name of tokens issued by registration and login.
+const authTokenName = "auth_token"
+
+// Accounts implements ports.Accounts.
+type Accounts struct {
+	store   ports.Store
+	hasher  ports.PasswordHasher
+	secrets ports.SecretGenerator
+	clock   ports.Clock
+	cfg     AccountsConfig
+
+	dummyOnce sync.Once
+	dummyHash string
+}
+
+// NewAccounts returns the account use cases.
+func NewAccounts(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, clock ports.Clock, cfg AccountsConfig) *Accounts {
+	return &Accounts{store: store, hasher: hasher, secrets: secrets, clock: clock, cfg: cfg}
+}
+
+var _ ports.Accounts = (*Accounts)(nil)
+
+// Register implements ports.Accounts.
+func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain.User, domain.PlainToken, error) {
+	hash, err := a.hasher.Hash(in.Password)
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)
+	}
+	now := a.clock.Now()
+	u := domain.User{Name: in.Name, Email: in.Email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	var plain domain.PlainToken
+	err = a.store.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Users.Create(ctx, &u); err != nil {
+			return err
+		}
+		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityAll}, a.cfg.TokenLifetime)
+		return err
+	})
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)
+	}
+	return u, plain, nil
+}
+
+// Login implements ports.Accounts. The password is checked outside the
+// transaction, so the slow hash holds no lock; the user row is then locked so
+// that concurrent logins replace each other's tokens one after the other and
+// never leave two login tokens behind.
+func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User, domain.PlainToken, error) {
+	key := "login:" + domain.EmailKey(in.Email) + "|" + in.IP
+	now := a.clock.Now()
+	hits, resetAt, err := a.store.Repos().RateLimits.Attempts(ctx, key, now)
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+	}
+	if a.cfg.LoginMaxAttempts > 0 && hits >= a.cfg.LoginMaxAttempts {
+		return domain.User{}, domain.PlainToken{}, tooManyAttempts(resetAt.Sub(now))
+	}
+
+	u, ok, err := a.checkCredentials(ctx, in.Email, in.Password)
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+	}
+	if !ok {
+		if _, _, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now); err != nil {
+			return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		}
+		return domain.User{}, domain.PlainToken{}, domain.ErrBadCredentials
+	}
+
+	var rehash string
+	if a.hasher.NeedsRehash(u.PasswordHash) {
+		if rehash, err = a.hasher.Hash(in.Password); err != nil {
+			return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		}
+	}
+	var plain domain.PlainToken
+	err = a.store.InTx(ctx, func(r ports.Repos) error {
+		locked, err := r.Users.Lock(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if rehash != "" {
+			locked.PasswordHash = rehash
+			if err := r.Users.Update(ctx, locked); err != nil {
+				return err
+			}
+		}
+		u = locked
+		if _, err := r.Tokens.DeleteByUser(ctx, u.ID); err != nil {
+			return err
+		}
+		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityPostsRead, domain.AbilityPostsWrite}, a.cfg.TokenLifetime)
+		return err
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		// The account was deleted between the password check and the lock.
+		return domain.User{}, domain.PlainToken{}, domain.ErrBadCredentials
+	}
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+	}
+	if err := a.store.Repos().RateLimits.Clear(ctx, key); err != nil {
+		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+	}
+	return u, plain, nil
+}
+
+// checkCredentials finds the user and checks the password. An unknown e-mail
+// is checked against a dummy hash so that it costs as long as a wrong password
+// and the two can't be told apart by timing.
+func (a *Accounts) checkCredentials(ctx context.Context, email, password string) (domain.User, bool, error) {
+	u, err := a.store.Repos().Users.ByEmail(ctx, email)
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		if _, err := a.hasher.Check(a.dummy(), password); err != nil {
+			return domain.User{}, false, err
+		}
+		return domain.User{}, false, nil
+	case err != nil:
+		return domain.User{}, false, err
+	}
+	ok, err := a.hasher.Check(u.PasswordHash, password)
+	return u, ok, err
+}
+
+// dummy returns a hash made with the current parameters, computed once.
+func (a *Accounts) dummy() string {
+	a.dummyOnce.Do(func() {
+		h, err := a.hasher.Hash("inkwell-dummy-password")
+		if err == nil {
+			a.dummyHash = h
+		}
+	})
+	return a.dummyHash
+}
+
+// Logout implements ports.Accounts.
+func (a *Accounts) Logout(ctx context.Context, actor domain.Actor) error {
+	if actor.Token == nil {
+		return nil
+	}
+	err := a.store.Repos().Tokens.Delete(ctx, actor.User.ID, actor.Token.ID)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		return fmt.Errorf("logout: %w", err)
+	}
+	return nil
+}
+
+// Authenticate implements ports.Accounts. A token with an "id|" prefix is
+// found by its id and its secret compared in constant time; one without is
+// found by its digest, as Sanctum does.
+func (a *Accounts) Authenticate(ctx context.Context, bearer string) (domain.Actor, error) {
+	p, ok := domain.ParsePlainToken(bearer)
+	if !ok {
+		return domain.Actor{}, domain.ErrUnauthenticated
+	}
+	repos := a.store.Repos()
+	var t domain.Token
+	var err error
+	if p.ID != 0 {
+		t, err = repos.Tokens.ByID(ctx, p.ID)
+		if err == nil && !t.MatchesSecret(p.Secret) {
+			err = domain.ErrNotFound
+		}
+	} else {
+		t, err = repos.Tokens.ByHash(ctx, domain.HashSecret(p.Secret))
+	}
+	now := a.clock.Now()
+	if err == nil && t.Expired(now) {
+		err = domain.ErrNotFound
+	}
+	var u domain.User
+	if err == nil {
+		u, err = repos.Users.ByID(ctx, t.UserID)
+	}
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Actor{}, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.Actor{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if t.NeedsTouch(now) {
+		if err := repos.Tokens.Touch(ctx, t.ID, now); err != nil {
+			return domain.Actor{}, fmt.Errorf("authenticate: %w", err)
+		}
+		t.LastUsedAt = &now
+	}
+	return domain.Actor{User: u, Token: &t}, nil
+}
+
+// issueToken creates a token for userID and returns its plain text, which
+// exists only in this return value.
+func issueToken(ctx context.Context, r ports.Repos, secrets ports.SecretGenerator, now time.Time, userID int64, name string, abilities []string, lifetime time.Duration) (domain.Token, domain.PlainToken, error) {
+	secret := domain.NewSecret(secrets.TokenEntropy())
+	t := domain.NewToken(userID, name, domain.HashSecret(secret), abilities, now, lifetime)
+	if err := r.Tokens.Create(ctx, &t); err != nil {
+		return domain.Token{}, domain.PlainToken{}, err
+	}
+	return t, domain.PlainToken{ID: t.ID, Secret: secret}, nil
+}
+
+func tooManyAttempts(retryAfter time.Duration) error {
+	e := *domain.ErrTooManyAttempts
+	if retryAfter < time.Second {
+		retryAfter = time.Second
+	}
+	e.RetryAfter = retryAfter
+	return &e
+}

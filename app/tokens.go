@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Tokens implements ports.Tokens.
+type Tokens struct {
+	store   ports.Store
+	secrets ports.SecretGenerator
+	clock   ports.Clock
+	cfg     AccountsConfig
+}
+
+// NewTokens returns the personal token use cases.
+func NewTokens(store ports.Store, secrets ports.SecretGenerator, clock ports.Clock, cfg AccountsConfig) *Tokens {
+	return &Tokens{store: store, secrets: secrets, clock: clock, cfg: cfg}
+}
+
+var _ ports.Tokens = (*Tokens)(nil)
+
+// List implements ports.Tokens.
+func (t *Tokens) List(ctx context.Context, actor domain.Actor) ([]domain.Token, error) {
+	tokens, err := t.store.Repos().Tokens.ListByUser(ctx, actor.User.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return tokens, nil
+}
+
+// Create implements ports.Tokens. A token asking for nothing in particular
+// gets the abilities of the token that asked for it.
+func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenInput) (domain.Token, domain.PlainToken, error) {
+	abilities := in.Abilities
+	if abilities == nil {
+		abilities = []string{domain.AbilityAll}
+		if actor.Token != nil {
+			abilities = actor.Token.Abilities
+		}
+	}
+	if actor.Token != nil && !actor.Token.Grants(abilities) {
+		return domain.Token{}, domain.PlainToken{}, domain.ErrInvalidAbility
+	}
+	lifetime := t.cfg.TokenLifetime
+	if in.ExpiresIn > 0 {
+		lifetime = in.ExpiresIn
+	}
+	now := t.clock.Now()
+	token, plain, err := issueToken(ctx, t.store.Repos(), t.secrets, now, actor.User.ID, in.Name, abilities, lifetime)
+	if err != nil {
+		return domain.Token{}, domain.PlainToken{}, fmt.Errorf("create token: %w", err)
+	}
+	return token, plain, nil
+}
+
+// Delete implements ports.Tokens.
+func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	if err := t.store.Repos().Tokens.Delete(ctx, actor.User.ID, id); err != nil {
+		return fmt.Errorf("delete token %d: %w", id, err)
+	}
+	return nil
+}
+
+// RevokeByName implements ports.Tokens.
+func (t *Tokens) RevokeByName(ctx context.Context, email, name string) (int64, error) {
+	repos := t.store.Repos()
+	u, err := repos.Users.ByEmail(ctx, email)
+	if err != nil {
+		return 0, fmt.Errorf("revoke tokens named %q: %w", name, err)
+	}
+	n, err := repos.Tokens.DeleteByName(ctx, u.ID, name)
+	if err != nil {
+		return 0, fmt.Errorf("revoke tokens named %q: %w", name, err)
+	}
+	return n, nil
+}
+
+// RevokeAll implements ports.Tokens.
+func (t *Tokens) RevokeAll(ctx context.Context, email string) (int64, error) {
+	repos := t.store.Repos()
+	u, err := repos.Users.ByEmail(ctx, email)
+	if err != nil {
+		return 0, fmt.Errorf("revoke all tokens: %w", err)
+	}
+	n, err := repos.Tokens.DeleteByUser(ctx, u.ID)
+	if err != nil {
+		return 0, fmt.Errorf("revoke all tokens: %w", err)
+	}
+	return n, nil
+}
+
+// Prune implements ports.Tokens.
+func (t *Tokens) Prune(ctx context.Context) (int64, error) {
+	n, err := t.store.Repos().Tokens.DeleteExpired(ctx, t.clock.Now())
+	if err != nil {
+		return 0, fmt.Errorf("prune tokens: %w", err)
+	}
+	return n, nil
+}
