@@ -1,0 +1,49 @@
+# Inkwell. `make run` serves on :3000 with the embedded SQLite store;
+# `make test` starts what the tests need and runs them all.
+SHELL := /bin/bash
+GO    ?= go
+PKG   := github.com/inkwell/inkwell
+
+export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+
+.PHONY: run build test test-short services check fmt vet generate gen-check arch bench clean
+
+run:
+	$(GO) run ./cmd/inkwell
+
+build:
+	$(GO) build -o bin/inkwell ./cmd/inkwell
+
+# services starts (or installs) PostgreSQL and installs Chromium when missing.
+services:
+	@bash scripts/services.sh
+
+test: services
+	$(GO) test -race -count=1 ./...
+
+# test-short needs nothing running: PostgreSQL and browser tests skip.
+test-short:
+	TEST_DATABASE_URL= $(GO) test -count=1 ./...
+
+check: fmt vet gen-check arch
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+generate:
+	$(GO) tool sqlc generate
+	$(GO) tool wire gen .
+
+# gen-check fails when the committed sqlc or Wire output is stale.
+gen-check:
+	$(GO) tool sqlc diff
+	$(GO) tool wire diff . > /dev/null || { $(GO) tool wire diff .; echo "wire_gen.go is stale: run make generate"; exit 1; }
+
+arch:
+	@bash scripts/archcheck.sh
+
+clean:
+	rm -rf bin

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/inkwell/inkwell"
+	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/httpapi/cors"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/app"
+)
+
+// environment is every setting the service reads, documented one by one in
+// .env.example. It is parsed once, here, and handed to the components as
+// their own config structs.
+type environment struct {
+	Port                   int           `env:"PORT" envDefault:"3000"`
+	DatabaseURL            string        `env:"DATABASE_URL"`
+	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
+	AppURL                 string        `env:"APP_URL"`
+	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
+	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
+	CrudAuth               string        `env:"CRUD_AUTH" envDefault:"open"`
+	TokenExpirationMinutes int           `env:"TOKEN_EXPIRATION_MINUTES" envDefault:"10080"`
+	BcryptCost             int           `env:"BCRYPT_COST" envDefault:"12"`
+	StorageDir             string        `env:"STORAGE_DIR" envDefault:"./data/storage"`
+	LoginMaxAttempts       int           `env:"LOGIN_MAX_ATTEMPTS" envDefault:"5"`
+	RequestTimeout         time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
+	BodyLimitBytes         int           `env:"BODY_LIMIT_BYTES" envDefault:"8388608"`
+	LogLevel               string        `env:"LOG_LEVEL" envDefault:"info"`
+	LogFormat              string        `env:"LOG_FORMAT"`
+}
+
+// loadConfig reads the environment and checks every value, returning one
+// error that names the offending key.
+func loadConfig() (environment, error) {
+	e, err := env.ParseAs[environment]()
+	if err != nil {
+		var agg env.AggregateError
+		if errors.As(err, &agg) && len(agg.Errors) > 0 {
+			err = agg.Errors[0]
+		}
+		var pe env.ParseError
+		if errors.As(err, &pe) {
+			// The library names the Go field; operators know the variable.
+			f, _ := reflect.TypeFor[environment]().FieldByName(pe.Name)
+			key := f.Tag.Get("env")
+			return environment{}, fmt.Errorf("%s: %q is not a valid %s", key, os.Getenv(key), pe.Type)
+		}
+		return environment{}, err
+	}
+	return e, e.check()
+}
+
+func (e environment) check() error {
+	switch {
+	case e.Port < 1 || e.Port > 65535:
+		return fmt.Errorf("PORT: %d is not a port number (1-65535)", e.Port)
+	case e.AppEnv != "development" && e.AppEnv != "production":
+		return fmt.Errorf("APP_ENV: %q is neither development nor production", e.AppEnv)
+	case e.CrudAuth != "open" && e.CrudAuth != "token":
+		return fmt.Errorf("CRUD_AUTH: %q is neither open nor token", e.CrudAuth)
+	case e.TokenExpirationMinutes < 0:
+		return fmt.Errorf("TOKEN_EXPIRATION_MINUTES: %d is negative (0 means tokens never expire)", e.TokenExpirationMinutes)
+	case e.BcryptCost < bcrypt.MinCost || e.BcryptCost > bcrypt.MaxCost:
+		return fmt.Errorf("BCRYPT_COST: %d is outside %d-%d", e.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
+	case e.LoginMaxAttempts < 0:
+		return fmt.Errorf("LOGIN_MAX_ATTEMPTS: %d is negative (0 turns the limit off)", e.LoginMaxAttempts)
+	case e.RequestTimeout <= 0:
+		return fmt.Errorf("REQUEST_TIMEOUT: %s must be positive", e.RequestTimeout)
+	case e.BodyLimitBytes <= 0:
+		return fmt.Errorf("BODY_LIMIT_BYTES: %d must be positive", e.BodyLimitBytes)
+	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
+		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	}
+	if _, err := e.logLevel(); err != nil {
+		return err
+	}
+	if e.AppURL != "" {
+		u, err := url.Parse(e.AppURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("APP_URL: %q is not an absolute http(s) URL", e.AppURL)
+		}
+	}
+	if e.DatabaseURL != "" && !strings.HasPrefix(e.DatabaseURL, "postgres://") &&
+		!strings.HasPrefix(e.DatabaseURL, "postgresql://") && !strings.HasPrefix(e.DatabaseURL, "sqlite://") {
+		return fmt.Errorf("DATABASE_URL: want postgres://…, postgresql://… or sqlite://…")
+	}
+	return nil
+}
+
+func (e environment) logLevel() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(e.LogLevel)); err != nil {
+		return 0, fmt.Errorf("LOG_LEVEL: %q is not one of debug, info, warn, error", e.LogLevel)
+	}
+	return l, nil
+}
+
+// logger builds the process logger: text in development, JSON in production,
+// unless LOG_FORMAT says otherwise.
+func (e environment) logger() *slog.Logger {
+	level, _ := e.logLevel()
+	opts := &slog.HandlerOptions{Level: level}
+	format := e.LogFormat
+	if format == "" {
+		format = map[string]string{"development": "text", "production": "json"}[e.AppEnv]
+	}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// service turns the environment into the components' configuration.
+func (e environment) service() inkwell.Config {
+	return inkwell.Config{
+		Store: inkwell.StoreConfig{URL: e.DatabaseURL},
+		HTTP: httpapi.Config{
+			AppURL:         e.AppURL,
+			RequestTimeout: e.RequestTimeout,
+			BodyLimit:      e.BodyLimitBytes,
+			CORS: cors.Config{
+				AllowedOrigins: e.CORSAllowedOrigins,
+				AllowAnyOrigin: e.AppEnv == "development",
+				AllowedHeaders: e.CORSAllowedHeaders,
+			},
+			CrudRequireToken: e.CrudAuth == "token",
+		},
+		Accounts: app.AccountsConfig{
+			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
+			LoginMaxAttempts: e.LoginMaxAttempts,
+		},
+		Passwords: passwords.Config{Cost: e.BcryptCost},
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freePort returns a port on 127.0.0.1 that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// serveFor runs `inkwell serve` until the returned stop is called.
+func serveFor(t *testing.T) (base string, stop func()) {
+	t.Helper()
+	port := freePort(t)
+	t.Setenv("PORT", strconv.Itoa(port))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve"}, &bytes.Buffer{}) }()
+	base = fmt.Sprintf("http://127.0.0.1:%d", port)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/api/v1/nothing")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return base, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}
+}
+
+func postJSON(t *testing.T, url string, body any) (int, map[string]any) {
+	t.Helper()
+	data, _ := json.Marshal(body)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func TestAccountSurvivesRestart(t *testing.T) {
+	t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(t.TempDir(), "inkwell.db"))
+	t.Setenv("BCRYPT_COST", "4")
+
+	base, stop := serveFor(t)
+	status, _ := postJSON(t, base+"/api/v1/register", map[string]any{
+		"name": "Ann", "email": "ann@example.com", "password": "password1", "password_confirmation": "password1",
+	})
+	stop()
+	if status != http.StatusCreated {
+		t.Fatalf("register: got %d, want 201", status)
+	}
+
+	base, stop = serveFor(t)
+	defer stop()
+	status, body := postJSON(t, base+"/api/v1/login", map[string]any{"email": "ann@example.com", "password": "password1"})
+	if status != http.StatusOK || body["token"] == nil {
+		t.Fatalf("login after restart: got %d %v, want 200 with a token", status, body)
+	}
+}
+
+func TestTokenCommands(t *testing.T) {
+	t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(t.TempDir(), "inkwell.db"))
+	t.Setenv("BCRYPT_COST", "4")
+	t.Setenv("TOKEN_EXPIRATION_MINUTES", "0")
+	base, stop := serveFor(t)
+	_, reg := postJSON(t, base+"/api/v1/register", map[string]any{
+		"name": "Ann", "email": "ann@example.com", "password": "password1", "password_confirmation": "password1",
+	})
+	token := reg["token"].(string)
+	for _, name := range []string{"ci", "ci", "laptop"} {
+		req, _ := http.NewRequest("POST", base+"/api/v1/tokens", strings.NewReader(`{"name":"`+name+`"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			t.Fatalf("create token %s: %v %v", name, resp, err)
+		}
+		resp.Body.Close()
+	}
+	stop()
+
+	for _, tc := range []struct {
+		args    []string
+		want    string
+		wantErr bool
+	}{
+		{[]string{"tokens", "revoke", "--email", "ANN@example.com", "--name", "ci"}, "2 token(s) deleted\n", false},
+		{[]string{"tokens", "revoke", "--email", "ann@example.com", "--all"}, "2 token(s) deleted\n", false},
+		{[]string{"tokens", "prune"}, "0 token(s) deleted\n", false},
+		{[]string{"tokens", "revoke", "--email", "nobody@example.com", "--all"}, "", true},
+		{[]string{"tokens", "revoke", "--email", "ann@example.com"}, "", true},
+		{[]string{"tokens", "revoke", "--email", "ann@example.com", "--all", "--name", "x"}, "", true},
+		{[]string{"frobnicate"}, "", true},
+		{[]string{"migrate"}, "migrations applied\n", false},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), tc.args, &out)
+		if (err != nil) != tc.wantErr || out.String() != tc.want {
+			t.Errorf("inkwell %s: got %q, %v; want %q, error %v", strings.Join(tc.args, " "), out.String(), err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestBadConfigNamesTheKey(t *testing.T) {
+	for _, tc := range []struct{ key, value string }{
+		{"PORT", "70000"},
+		{"PORT", "abc"},
+		{"APP_ENV", "staging"},
+		{"BCRYPT_COST", "99"},
+		{"CRUD_AUTH", "maybe"},
+		{"TOKEN_EXPIRATION_MINUTES", "-1"},
+		{"DATABASE_URL", "mysql://x"},
+		{"APP_URL", "example.com"},
+		{"LOG_LEVEL", "loud"},
+		{"REQUEST_TIMEOUT", "soon"},
+	} {
+		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.key, tc.value)
+			_, err := loadConfig()
+			if err == nil || !strings.Contains(err.Error(), tc.key) {
+				t.Errorf("got %v, want an error naming %s", err, tc.key)
+			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Errorf("got a multi-line error: %q", err)
+			}
+		})
+	}
+}

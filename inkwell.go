@@ -1,0 +1,27 @@
+// Package inkwell is the composition root: it wires the stores, the use
+// cases and the HTTP adapter together (see wire.go; wire_gen.go is generated
+// from it with `go tool wire`).
+package inkwell
+
+import (
+	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Config is the whole service's configuration, one struct per component.
+type Config struct {
+	Store     StoreConfig
+	HTTP      httpapi.Config
+	Accounts  app.AccountsConfig
+	Passwords passwords.Config
+}
+
+// Service is the assembled service: the HTTP server and what the command
+// line needs besides it.
+type Service struct {
+	Server *httpapi.Server
+	Store  ports.Store
+	Tokens ports.Tokens
+}

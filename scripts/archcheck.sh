@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Keeps the hexagon's imports pointing inward: domain, ports and app import no
+# framework, driver or crypto package, and no adapter imports app or another
+# adapter (packages below one adapter's folder belong to that adapter).
+set -euo pipefail
+mod=$(go list -m)
+fail=0
+
+forbidden='github.com/gofiber/|github.com/valyala/|github.com/jackc/|modernc.org/|github.com/google/wire|golang.org/x/crypto|database/sql'
+bad=$(go list -deps ./domain/... ./ports/... ./app/... | grep -E "^($forbidden)" || true)
+if [[ -n $bad ]]; then
+  echo "arch: domain, ports or app depend on:"; echo "$bad" | sed 's/^/  /'; fail=1
+fi
+
+bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./domain/... | grep -v "^$mod/domain" || true)
+if [[ -n $bad ]]; then
+  echo "arch: domain imports more than the standard library:"; echo "$bad" | sed 's/^/  /'; fail=1
+fi
+
+while read -r pkg imports; do
+  own=${pkg#"$mod/adapters/"}; own=${own%%/*}
+  for imp in $imports; do
+    case $imp in
+      "$mod/app"|"$mod/app/"*) echo "arch: $pkg imports $imp"; fail=1 ;;
+      "$mod/adapters/"*)
+        other=${imp#"$mod/adapters/"}; other=${other%%/*}
+        [[ $other == "$own" ]] || { echo "arch: $pkg imports $imp"; fail=1; } ;;
+    esac
+  done
+done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./adapters/...)
+
+exit $fail

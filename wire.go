@@ -1,0 +1,37 @@
+//go:build wireinject
+
+package inkwell
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/google/wire"
+
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Build assembles the service from its configuration. The cleanup closes the
+// store.
+func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
+	wire.Build(
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Passwords"),
+		openStore,
+		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
+		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
+		clock.NewUTC, wire.Bind(new(ports.Clock), new(clock.UTC)),
+		app.NewAccounts, wire.Bind(new(ports.Accounts), new(*app.Accounts)),
+		app.NewTokens, wire.Bind(new(ports.Tokens), new(*app.Tokens)),
+		app.NewPeople, wire.Bind(new(ports.People), new(*app.People)),
+		app.NewProducts, wire.Bind(new(ports.Products), new(*app.Products)),
+		wire.Struct(new(httpapi.Services), "*"),
+		httpapi.New,
+		wire.Struct(new(Service), "*"),
+	)
+	return nil, nil, nil
+}
