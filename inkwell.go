@@ -5,6 +5,7 @@ package inkwell
 
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
@@ -16,6 +17,7 @@ type Config struct {
 	HTTP      httpapi.Config
 	Accounts  app.AccountsConfig
 	Passwords passwords.Config
+	Files     localfs.Config
 }
 
 // Service is the assembled service: the HTTP server and what the command

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/app"
@@ -20,13 +21,17 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Passwords"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Passwords", "Files"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
 		clock.NewUTC, wire.Bind(new(ports.Clock), new(clock.UTC)),
 		app.NewAccounts, wire.Bind(new(ports.Accounts), new(*app.Accounts)),
 		app.NewTokens, wire.Bind(new(ports.Tokens), new(*app.Tokens)),
+		localfs.New, wire.Bind(new(ports.FileStore), new(*localfs.Files)),
+		app.NewPosts, wire.Bind(new(ports.Posts), new(*app.Posts)),
+		app.NewComments, wire.Bind(new(ports.Comments), new(*app.Comments)),
+		app.NewTags, wire.Bind(new(ports.Tags), new(*app.Tags)),
 		app.NewPeople, wire.Bind(new(ports.People), new(*app.People)),
 		app.NewProducts, wire.Bind(new(ports.Products), new(*app.Products)),
 		wire.Struct(new(httpapi.Services), "*"),

@@ -10,6 +10,7 @@ import (
 	"context"
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/app"
@@ -36,12 +37,20 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	tokens := app.NewTokens(store, secrets, utc, accountsConfig)
 	people := app.NewPeople(store, utc)
 	products := app.NewProducts(store, utc)
+	localfsConfig := cfg.Files
+	files := localfs.New(localfsConfig)
+	posts := app.NewPosts(store, files, utc)
+	comments := app.NewComments(store, utc)
+	tags := app.NewTags(store, utc)
 	services := httpapi.Services{
 		Store:    store,
 		Accounts: accounts,
 		Tokens:   tokens,
 		People:   people,
 		Products: products,
+		Posts:    posts,
+		Comments: comments,
+		Tags:     tags,
 	}
 	server := httpapi.New(config, log, services)
 	service := &Service{

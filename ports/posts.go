@@ -11,8 +11,9 @@ type PostFilter struct {
 	// Viewer is the user asking (0: anonymous). Published posts are listed
 	// for everybody, drafts only for their author.
 	Viewer int64
-	// Search keeps posts whose title contains it, ignoring case, with % and
-	// _ taken literally.
+	// Search keeps posts whose title contains it, ignoring case as
+	// strings.ToLower does (Unicode letters included), with % and _ taken
+	// literally.
 	Search string
 	// Status keeps posts with that status; "" keeps all.
 	Status domain.PostStatus
@@ -47,6 +48,9 @@ type PostRepository interface {
 	Delete(ctx context.Context, id int64) error
 	// LastSlugSuffix returns the largest n such that a post has the slug
 	// "base-n", 1 when only "base" itself is taken, and 0 when neither is.
+	// Inside a transaction it also holds base until the transaction ends,
+	// so that concurrent creators of one slug take their suffixes in turn
+	// instead of colliding.
 	LastSlugSuffix(ctx context.Context, base string) (int, error)
 	// List returns one page of the matching posts, newest first (created_at,
 	// then id, descending), in a fixed number of queries.

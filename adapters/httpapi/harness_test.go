@@ -18,6 +18,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/postgres"
@@ -73,10 +74,11 @@ type options struct {
 
 // harness is the whole service over one store, with a clock tests move.
 type harness struct {
-	t      *testing.T
-	store  ports.Store
-	clock  *clock.Fixed
-	server *httpapi.Server
+	t       *testing.T
+	storage string // the uploaded files' folder
+	store   ports.Store
+	clock   *clock.Fixed
+	server  *httpapi.Server
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
@@ -92,14 +94,19 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
 	tokens := app.NewTokens(store, random.NewSecrets(), clk, cfg)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 1 << 20}, log, httpapi.Services{
+	storage := t.TempDir()
+	files := localfs.New(localfs.Config{Dir: storage})
+	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: storage}, log, httpapi.Services{
 		Store:    store,
 		Accounts: accounts,
 		Tokens:   tokens,
 		People:   app.NewPeople(store, clk),
 		Products: app.NewProducts(store, clk),
+		Posts:    app.NewPosts(store, files, clk),
+		Comments: app.NewComments(store, clk),
+		Tags:     app.NewTags(store, clk),
 	})
-	return &harness{t: t, store: store, clock: clk, server: srv}
+	return &harness{t: t, storage: storage, store: store, clock: clk, server: srv}
 }
 
 // listen serves the app on a loopback port until the test ends and returns

@@ -115,3 +115,30 @@ func ability(anyOf ...string) fiber.Handler {
 		return c.Next()
 	}
 }
+
+// optionalAuth identifies the caller on a public route when a valid token
+// comes with the request, and lets the request through as anonymous
+// otherwise, as Laravel's $request->user('sanctum') does. Faults of the
+// store still fail the request.
+func optionalAuth(accounts ports.Accounts) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		token := bearer(c)
+		if token == "" {
+			return c.Next()
+		}
+		actor, err := accounts.Authenticate(c.UserContext(), token)
+		switch {
+		case err == nil:
+			c.Locals(localActor, actor)
+		case domain.KindOf(err) != domain.Unauthenticated:
+			return err
+		}
+		return c.Next()
+	}
+}
+
+// viewerOf is the id of the caller, 0 when anonymous.
+func viewerOf(c *fiber.Ctx) int64 {
+	a, _ := actorOf(c)
+	return a.User.ID
+}

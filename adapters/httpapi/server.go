@@ -25,6 +25,8 @@ type Config struct {
 	BodyLimit int
 	// CORS is the cross-origin policy of every path.
 	CORS cors.Config
+	// StorageDir is the folder of uploaded files, served under /storage/.
+	StorageDir string
 	// CrudRequireToken makes area B's writes need a bearer token
 	// (CRUD_AUTH=token).
 	CrudRequireToken bool
@@ -38,6 +40,9 @@ type Services struct {
 	Tokens   ports.Tokens
 	People   ports.People
 	Products ports.Products
+	Posts    ports.Posts
+	Comments ports.Comments
+	Tags     ports.Tags
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -46,12 +51,19 @@ type Server struct {
 	log      *slog.Logger
 	accounts ports.Accounts
 	tokens   ports.Tokens
+	posts    ports.Posts
+	comments ports.Comments
+	tags     ports.Tags
+	store    ports.Store
 	app      *fiber.App
 }
 
 // New builds the Fiber app with every route of both areas.
 func New(cfg Config, log *slog.Logger, svc Services) *Server {
-	s := &Server{cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens}
+	s := &Server{
+		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
+		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, store: svc.Store,
+	}
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
 		// handler returns; fasthttp otherwise reuses their memory.

@@ -16,6 +16,7 @@ import (
 	"github.com/inkwell/inkwell"
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
+	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/app"
 )
@@ -136,11 +137,13 @@ func (e environment) service() inkwell.Config {
 				AllowedHeaders: e.CORSAllowedHeaders,
 			},
 			CrudRequireToken: e.CrudAuth == "token",
+			StorageDir:       e.StorageDir,
 		},
 		Accounts: app.AccountsConfig{
 			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
 			LoginMaxAttempts: e.LoginMaxAttempts,
 		},
 		Passwords: passwords.Config{Cost: e.BcryptCost},
+		Files:     localfs.Config{Dir: e.StorageDir},
 	}
 }

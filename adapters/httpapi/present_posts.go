@@ -1,0 +1,157 @@
+package httpapi
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// postJSON is the post representation of the specification: attributes,
+// relationships present only when loaded, and a link to the single read.
+type postJSON struct {
+	ID            int64             `json:"id"`
+	Type          string            `json:"type"`
+	Attributes    postAttributes    `json:"attributes"`
+	Relationships postRelationships `json:"relationships"`
+	Links         selfLink          `json:"links"`
+}
+
+type postAttributes struct {
+	Title       string  `json:"title"`
+	Slug        string  `json:"slug"`
+	Excerpt     string  `json:"excerpt"`
+	Body        *string `json:"body,omitempty"`
+	Status      string  `json:"status"`
+	ImageURL    *string `json:"image_url"`
+	PublishedAt *string `json:"published_at"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+}
+
+type postRelationships struct {
+	Author   *authorJSON   `json:"author,omitempty"`
+	Tags     []tagJSON     `json:"tags"`
+	Comments []commentJSON `json:"comments,omitempty"`
+}
+
+type selfLink struct {
+	Self string `json:"self"`
+}
+
+// authorJSON is the user representation inside posts and comments. It has no
+// e-mail: public lists must not leak addresses.
+type authorJSON struct {
+	ID         int64            `json:"id"`
+	Type       string           `json:"type"`
+	Attributes authorAttributes `json:"attributes"`
+}
+
+type authorAttributes struct {
+	Name      string  `json:"name"`
+	AvatarURL *string `json:"avatar_url"`
+}
+
+type tagJSON struct {
+	ID         int64         `json:"id"`
+	Type       string        `json:"type"`
+	Attributes tagAttributes `json:"attributes"`
+}
+
+type tagAttributes struct {
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+}
+
+type commentJSON struct {
+	ID            int64                `json:"id"`
+	Type          string               `json:"type"`
+	Attributes    commentAttributes    `json:"attributes"`
+	Relationships commentRelationships `json:"relationships"`
+	Links         selfLink             `json:"links"`
+}
+
+type commentAttributes struct {
+	Body      string `json:"body"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+type commentRelationships struct {
+	Author *authorJSON `json:"author"`
+}
+
+// postDetail says how much of a post a representation shows.
+type postDetail int
+
+const (
+	postInList       postDetail = iota // no body, no comments
+	postSingle                         // body, no comments (create, update)
+	postWithComments                   // body and comments (the single read)
+)
+
+// presentPost renders v for the API version whose path prefix is apiPrefix
+// ("/api/v1" or "/api/v2").
+func (s *Server) presentPost(c *fiber.Ctx, apiPrefix string, v ports.PostView, detail postDetail) postJSON {
+	p := v.Post
+	out := postJSON{
+		ID:   p.ID(),
+		Type: "post",
+		Attributes: postAttributes{
+			Title:       p.Title(),
+			Slug:        p.Slug(),
+			Excerpt:     p.Excerpt(),
+			Status:      string(p.Status()),
+			ImageURL:    s.storageURL(c, p.ImagePath()),
+			PublishedAt: formatTimePtr(p.PublishedAt()),
+			CreatedAt:   formatTime(p.CreatedAt()),
+			UpdatedAt:   formatTime(p.UpdatedAt()),
+		},
+		Relationships: postRelationships{Author: s.presentAuthor(c, v.Author), Tags: presentTags(v.Tags)},
+		Links:         selfLink{Self: s.baseURL(c) + apiPrefix + "/posts/" + strconv.FormatInt(p.ID(), 10)},
+	}
+	if detail >= postSingle {
+		body := p.Body()
+		out.Attributes.Body = &body
+	}
+	if detail == postWithComments {
+		out.Relationships.Comments = make([]commentJSON, len(v.Comments))
+		for i, cv := range v.Comments {
+			out.Relationships.Comments[i] = s.presentComment(c, cv)
+		}
+	}
+	return out
+}
+
+func (s *Server) presentAuthor(c *fiber.Ctx, u domain.User) *authorJSON {
+	return &authorJSON{ID: u.ID, Type: "user", Attributes: authorAttributes{Name: u.Name, AvatarURL: s.storageURL(c, u.AvatarPath)}}
+}
+
+func presentTag(t domain.Tag) tagJSON {
+	return tagJSON{ID: t.ID, Type: "tag", Attributes: tagAttributes{Name: t.Name, Slug: t.Slug}}
+}
+
+func presentTags(tags []domain.Tag) []tagJSON {
+	out := make([]tagJSON, len(tags))
+	for i, t := range tags {
+		out[i] = presentTag(t)
+	}
+	return out
+}
+
+func (s *Server) presentComment(c *fiber.Ctx, v ports.CommentView) commentJSON {
+	cm := v.Comment
+	return commentJSON{
+		ID:   cm.ID,
+		Type: "comment",
+		Attributes: commentAttributes{
+			Body:      cm.Body,
+			CreatedAt: formatTime(cm.CreatedAt),
+			UpdatedAt: formatTime(cm.UpdatedAt),
+		},
+		Relationships: commentRelationships{Author: s.presentAuthor(c, v.Author)},
+		Links:         selfLink{Self: s.baseURL(c) + "/api/v1/comments/" + strconv.FormatInt(cm.ID, 10)},
+	}
+}

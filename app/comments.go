@@ -1,0 +1,133 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Comments implements ports.Comments.
+type Comments struct {
+	store ports.Store
+	clock ports.Clock
+}
+
+// NewComments returns the comment use cases.
+func NewComments(store ports.Store, clock ports.Clock) *Comments {
+	return &Comments{store: store, clock: clock}
+}
+
+var _ ports.Comments = (*Comments)(nil)
+
+// List implements ports.Comments.
+func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
+	repos := c.store.Repos()
+	if _, err := visiblePost(ctx, repos, actor, postID); err != nil {
+		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
+	}
+	comments, total, err := repos.Comments.ListByPost(ctx, postID, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
+	}
+	views, err := commentViews(ctx, repos, comments)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
+	}
+	return views, total, nil
+}
+
+// Create implements ports.Comments.
+func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64, body string) (ports.CommentView, error) {
+	now := c.clock.Now()
+	comment := domain.Comment{PostID: postID, UserID: actor.User.ID, Body: body, CreatedAt: now, UpdatedAt: now}
+	err := c.store.InTx(ctx, func(r ports.Repos) error {
+		if _, err := visiblePost(ctx, r, actor, postID); err != nil {
+			return err
+		}
+		return r.Comments.Create(ctx, &comment)
+	})
+	if err != nil {
+		return ports.CommentView{}, fmt.Errorf("comment on post %d: %w", postID, err)
+	}
+	return ports.CommentView{Comment: comment, Author: actor.User}, nil
+}
+
+// Get implements ports.Comments.
+func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports.CommentView, error) {
+	repos := c.store.Repos()
+	comment, _, err := visibleComment(ctx, repos, actor, id)
+	if err != nil {
+		return ports.CommentView{}, fmt.Errorf("get comment %d: %w", id, err)
+	}
+	views, err := commentViews(ctx, repos, []domain.Comment{comment})
+	if err != nil {
+		return ports.CommentView{}, fmt.Errorf("get comment %d: %w", id, err)
+	}
+	return views[0], nil
+}
+
+// Update implements ports.Comments.
+func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string) (ports.CommentView, error) {
+	var comment domain.Comment
+	err := c.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if comment, _, err = visibleComment(ctx, r, actor, id); err != nil {
+			return err
+		}
+		if !comment.CanEdit(actor.User.ID) {
+			return domain.ErrForbidden
+		}
+		comment.Body, comment.UpdatedAt = body, c.clock.Now()
+		return r.Comments.Update(ctx, comment)
+	})
+	if err != nil {
+		return ports.CommentView{}, fmt.Errorf("update comment %d: %w", id, err)
+	}
+	return ports.CommentView{Comment: comment, Author: actor.User}, nil
+}
+
+// Delete implements ports.Comments.
+func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	err := c.store.InTx(ctx, func(r ports.Repos) error {
+		comment, post, err := visibleComment(ctx, r, actor, id)
+		if err != nil {
+			return err
+		}
+		if !comment.CanDelete(actor.User.ID, post) {
+			return domain.ErrForbidden
+		}
+		return r.Comments.Delete(ctx, id)
+	})
+	if err != nil {
+		return fmt.Errorf("delete comment %d: %w", id, err)
+	}
+	return nil
+}
+
+// visiblePost returns the post if the actor may see it; a draft of somebody
+// else is not found, comments included.
+func visiblePost(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) (domain.Post, error) {
+	post, err := r.Posts.Get(ctx, id)
+	if err != nil {
+		return domain.Post{}, err
+	}
+	if !post.VisibleTo(actor.User.ID) {
+		return domain.Post{}, domain.ErrNotFound
+	}
+	return post, nil
+}
+
+// visibleComment returns the comment and its post if the actor may see them.
+func visibleComment(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) (domain.Comment, domain.Post, error) {
+	comment, err := r.Comments.Get(ctx, id)
+	if err != nil {
+		return domain.Comment{}, domain.Post{}, err
+	}
+	post, err := visiblePost(ctx, r, actor, comment.PostID)
+	if err != nil {
+		return domain.Comment{}, domain.Post{}, err
+	}
+	return comment, post, nil
+}

@@ -1,0 +1,31 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Tags implements ports.Tags.
+type Tags struct {
+	store ports.Store
+	clock ports.Clock
+}
+
+// NewTags returns the tag use cases.
+func NewTags(store ports.Store, clock ports.Clock) *Tags {
+	return &Tags{store: store, clock: clock}
+}
+
+var _ ports.Tags = (*Tags)(nil)
+
+// Create implements ports.Tags.
+func (t *Tags) Create(ctx context.Context, name string) (domain.Tag, error) {
+	tag := domain.NewTag(name, t.clock.Now())
+	if err := t.store.Repos().Tags.Create(ctx, &tag); err != nil {
+		return domain.Tag{}, fmt.Errorf("create tag: %w", err)
+	}
+	return tag, nil
+}
