@@ -11,6 +11,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -106,6 +107,24 @@ func (s *Server) routes() {
 	v1.Get("/tokens", auth, s.listTokens)
 	v1.Post("/tokens", auth, s.createToken)
 	v1.Delete("/tokens/:id", auth, s.deleteToken)
+
+	v1.Get("/posts/:post/comments", auth, s.listComments)
+	v1.Post("/posts/:post/comments", auth, s.createComment)
+	v1.Get("/comments/:comment", auth, s.showComment)
+	v1.Put("/comments/:comment", auth, s.updateComment)
+	v1.Patch("/comments/:comment", auth, s.updateComment)
+	v1.Delete("/comments/:comment", auth, s.deleteComment)
+
+	// Version 2 guards each route rather than the group: a group middleware
+	// would also run for area B's /api/v2/users.
+	v2 := s.app.Group("/api/v2")
+	read, write := ability(domain.AbilityPostsRead, domain.AbilityPostsWrite), abilities(domain.AbilityPostsWrite)
+	v2.Get("/posts", auth, read, s.listPostsV2)
+	v2.Post("/posts", auth, write, s.createPostV2)
+	v2.Get("/posts/:post", auth, read, s.showPostV2)
+	v2.Put("/posts/:post", auth, write, s.updatePostV2)
+	v2.Patch("/posts/:post", auth, write, s.updatePostV2)
+	v2.Delete("/posts/:post", auth, write, s.deletePostV2)
 }
 
 // handleError renders every error that reaches Fiber in the shape of the

@@ -3,6 +3,7 @@ package portstest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -100,4 +101,97 @@ var bothPlaces = []where{
 	{"inside a transaction", func(ctx context.Context, st ports.Store, call func(r ports.Repos) error) error {
 		return st.InTx(ctx, call)
 	}},
+}
+
+// newPost starts a post by authorID through the domain constructor, as the
+// use cases do: the slug follows the title and a published post is stamped
+// published at created.
+func newPost(t *testing.T, authorID int64, title string, status domain.PostStatus, created time.Time) domain.Post {
+	t.Helper()
+	p, err := domain.NewPost(authorID, title, "<p>Body of "+title+"</p>", status, created)
+	must(t, fmt.Sprintf("domain.NewPost(%q)", title), err)
+	return p
+}
+
+func createPost(t *testing.T, r ports.Repos, p domain.Post) domain.Post {
+	t.Helper()
+	must(t, fmt.Sprintf("Posts.Create(%q)", p.Slug()), r.Posts.Create(t.Context(), &p))
+	return p
+}
+
+func createTag(t *testing.T, r ports.Repos, name string, created time.Time) domain.Tag {
+	t.Helper()
+	tag := domain.NewTag(name, created)
+	must(t, fmt.Sprintf("Tags.Create(%q)", name), r.Tags.Create(t.Context(), &tag))
+	return tag
+}
+
+func newComment(postID, userID int64, body string, created time.Time) domain.Comment {
+	return domain.Comment{PostID: postID, UserID: userID, Body: body, CreatedAt: created, UpdatedAt: created}
+}
+
+func createComment(t *testing.T, r ports.Repos, c domain.Comment) domain.Comment {
+	t.Helper()
+	must(t, fmt.Sprintf("Comments.Create(%q)", c.Body), r.Comments.Create(t.Context(), &c))
+	return c
+}
+
+func setTags(t *testing.T, r ports.Repos, post domain.Post, tags ...domain.Tag) {
+	t.Helper()
+	ids := make([]int64, len(tags))
+	for i, tag := range tags {
+		ids[i] = tag.ID
+	}
+	must(t, fmt.Sprintf("Posts.SetTags(%q)", post.Slug()), r.Posts.SetTags(t.Context(), post.ID(), ids))
+}
+
+// checkPosts compares a list of posts by title first, which says more than
+// a field diff when the order is wrong, and then every stored field.
+// domain.Post keeps its fields unexported, so the comparison goes through
+// State.
+func checkPosts(t *testing.T, what string, got, want []domain.Post) bool {
+	t.Helper()
+	if g, w := postTitles(got), postTitles(want); !slices.Equal(g, w) {
+		t.Errorf("%s: got %q, want %q", what, g, w)
+		return false
+	}
+	ok := true
+	for i := range got {
+		ok = check(t, fmt.Sprintf("%s: item %d", what, i), got[i].State(), want[i].State()) && ok
+	}
+	return ok
+}
+
+func postTitles(posts []domain.Post) []string {
+	out := make([]string, len(posts))
+	for i, p := range posts {
+		out[i] = p.Title()
+	}
+	return out
+}
+
+// checkTagMap compares the result of Tags.OfPosts with want, post by post.
+func checkTagMap(t *testing.T, what string, got, want map[int64][]domain.Tag) {
+	t.Helper()
+	for id, tags := range want {
+		g, ok := got[id]
+		if !ok {
+			t.Errorf("%s: post %d absent, want tags %q", what, id, tagNames(tags))
+			continue
+		}
+		check(t, fmt.Sprintf("%s: tags of post %d", what, id), g, tags)
+	}
+	for id, tags := range got {
+		if _, ok := want[id]; !ok {
+			t.Errorf("%s: post %d has tags %q, want it absent", what, id, tagNames(tags))
+		}
+	}
+}
+
+func tagNames(tags []domain.Tag) []string {
+	out := make([]string, len(tags))
+	for i, tag := range tags {
+		out[i] = tag.Name
+	}
+	return out
 }

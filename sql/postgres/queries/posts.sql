@@ -28,6 +28,15 @@ WHERE id = @id;
 -- name: DeletePost :execrows
 DELETE FROM posts WHERE id = @id;
 
+-- LockSlug holds @base until the transaction ends (a statement, outside
+-- one), so that creators of one slug take turns. It must be a statement of
+-- its own, before LastSlugSuffix: a READ COMMITTED statement reads the
+-- snapshot taken when it started, so a query that waited for the lock within
+-- itself would still miss the post its predecessor committed meanwhile.
+-- Colliding hashes only make unrelated creators wait for each other.
+-- name: LockSlug :exec
+SELECT pg_advisory_xact_lock(hashtextextended(@base::text, 0));
+
 -- LastSlugSuffix finds the largest n of the slugs "<base>-<n>", counting
 -- <base> itself as 1. @prefix is <base> escaped for LIKE and followed by "-%";
 -- the "C" collation of slug lets posts_slug serve that prefix.
@@ -41,47 +50,10 @@ WHERE slug = @base::text
    OR (slug LIKE @prefix::text ESCAPE '\'
        AND substr(slug, length(@base::text) + 2) ~ '^[0-9]{1,9}$');
 
--- ListPosts returns one page, newest first, of the published posts and the
--- viewer's drafts whose title matches @pattern (an ILIKE pattern with % and _
--- escaped) and that have the status, author and tag slug asked for, where an
--- empty status or slug and a zero author mean any. CountPosts and
--- ListPostsBefore repeat its WHERE clause.
--- name: ListPosts :many
-SELECT p.* FROM posts p
-WHERE (p.status = 'published' OR p.author_id = @viewer::bigint)
-  AND p.title ILIKE @pattern::text ESCAPE '\'
-  AND (@status::text = '' OR p.status = @status::text)
-  AND (@author_id::bigint = 0 OR p.author_id = @author_id::bigint)
-  AND (@tag_slug::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = @tag_slug::text))
-ORDER BY p.created_at DESC, p.id DESC
-LIMIT @row_limit::bigint OFFSET @row_offset::bigint;
-
--- name: CountPosts :one
-SELECT count(*) FROM posts p
-WHERE (p.status = 'published' OR p.author_id = @viewer::bigint)
-  AND p.title ILIKE @pattern::text ESCAPE '\'
-  AND (@status::text = '' OR p.status = @status::text)
-  AND (@author_id::bigint = 0 OR p.author_id = @author_id::bigint)
-  AND (@tag_slug::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = @tag_slug::text));
-
--- ListPostsBefore returns the posts that come after the cursor
--- (@before_created_at, @before_id) in the newest-first order.
--- name: ListPostsBefore :many
-SELECT p.* FROM posts p
-WHERE (p.status = 'published' OR p.author_id = @viewer::bigint)
-  AND p.title ILIKE @pattern::text ESCAPE '\'
-  AND (@status::text = '' OR p.status = @status::text)
-  AND (@author_id::bigint = 0 OR p.author_id = @author_id::bigint)
-  AND (@tag_slug::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = @tag_slug::text))
-  AND (p.created_at, p.id) < (@before_created_at::timestamptz, @before_id::bigint)
-ORDER BY p.created_at DESC, p.id DESC
-LIMIT @row_limit::bigint;
+-- The lists of posts (List, Count, ListAfter) are built in Go from only the
+-- predicates a filter needs, in adapters/postgres/postlist.go: optional
+-- filters written as (@x = '' OR col = @x) defeat the planner as soon as it
+-- plans for unknown parameter values.
 
 -- SetPostTags replaces the post's tags in one statement, so that a missing
 -- tag (a foreign-key violation) leaves the old ones in place even outside a
