@@ -29,6 +29,7 @@ type Repos struct {
 	Posts      PostRepository
 	Tags       TagRepository
 	Comments   CommentRepository
+	Sessions   SessionRepository
 }
 
 // UserRepository keeps area A accounts.
@@ -47,7 +48,8 @@ type UserRepository interface {
 	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
 	// domain.ErrEmailTaken.
 	Update(ctx context.Context, u domain.User) error
-	// Delete removes the user; tokens go with it. domain.ErrNotFound.
+	// Delete removes the user with their tokens, sessions, posts and
+	// comments. domain.ErrNotFound.
 	Delete(ctx context.Context, id int64) error
 	// ByIDs returns the users among ids that exist, in id order, in one query.
 	ByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
@@ -90,6 +92,27 @@ type RateLimitRepository interface {
 	Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error)
 	// Clear forgets key.
 	Clear(ctx context.Context, key string) error
+}
+
+// SessionRepository keeps browser sessions, so that every replica sees them.
+type SessionRepository interface {
+	// Create stores s. domain.ErrConflict when its IDHash exists;
+	// domain.ErrNotFound when UserID is set and names no user.
+	Create(ctx context.Context, s domain.Session) error
+	// ByHash returns domain.ErrNotFound when there is no such session.
+	ByHash(ctx context.Context, idHash string) (domain.Session, error)
+	// Update writes UserID, CSRFToken and LastActivity. domain.ErrNotFound.
+	Update(ctx context.Context, s domain.Session) error
+	// Touch sets last_activity to now unless it is already within
+	// domain.TouchInterval of now; a missing session is not an error.
+	Touch(ctx context.Context, idHash string, now time.Time) error
+	// Delete removes one session; a missing one is not an error.
+	Delete(ctx context.Context, idHash string) error
+	// DeleteByUser removes every session of the user and says how many went.
+	DeleteByUser(ctx context.Context, userID int64) (int64, error)
+	// DeleteIdle removes sessions whose last activity is at or before
+	// cutoff and says how many went.
+	DeleteIdle(ctx context.Context, cutoff time.Time) (int64, error)
 }
 
 // Page selects a slice of a list: Offset rows skipped, at most Limit

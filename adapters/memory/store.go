@@ -118,6 +118,10 @@ func (u unit) repos() ports.Repos {
 		RateLimits: rateLimits{u},
 		People:     people{u},
 		Products:   products{u},
+		Posts:      posts{u},
+		Tags:       tags{u},
+		Comments:   comments{u},
+		Sessions:   sessions{u},
 	}
 }
 
@@ -203,8 +207,15 @@ type state struct {
 	personEmails map[string]int64
 	products     map[int64]domain.Product
 	productSKUs  map[string]int64
+	posts        map[int64]domain.PostState
+	postSlugs    map[string]int64
+	postTags     map[int64][]int64 // post id → its tag ids, ascending
+	tags         map[int64]domain.Tag
+	tagNames     map[string]int64 // tagKey(name) → id
+	comments     map[int64]domain.Comment
+	sessions     map[string]domain.Session // by IDHash
 
-	lastUser, lastToken, lastPerson, lastProduct int64
+	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment int64
 }
 
 func newState() *state {
@@ -218,6 +229,13 @@ func newState() *state {
 		personEmails: map[string]int64{},
 		products:     map[int64]domain.Product{},
 		productSKUs:  map[string]int64{},
+		posts:        map[int64]domain.PostState{},
+		postSlugs:    map[string]int64{},
+		postTags:     map[int64][]int64{},
+		tags:         map[int64]domain.Tag{},
+		tagNames:     map[string]int64{},
+		comments:     map[int64]domain.Comment{},
+		sessions:     map[string]domain.Session{},
 	}
 }
 
@@ -232,5 +250,12 @@ func (s *state) clone() *state {
 	c.personEmails = maps.Clone(s.personEmails)
 	c.products = maps.Clone(s.products)
 	c.productSKUs = maps.Clone(s.productSKUs)
+	c.posts = maps.Clone(s.posts)
+	c.postSlugs = maps.Clone(s.postSlugs)
+	c.postTags = maps.Clone(s.postTags)
+	c.tags = maps.Clone(s.tags)
+	c.tagNames = maps.Clone(s.tagNames)
+	c.comments = maps.Clone(s.comments)
+	c.sessions = maps.Clone(s.sessions)
 	return &c
 }

@@ -101,7 +101,8 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 }
 
 // Delete removes the user and, as the SQL stores' foreign keys do, the
-// user's tokens.
+// user's tokens, sessions, posts (with everything that goes with a post) and
+// comments.
 func (r users) Delete(ctx context.Context, id int64) error {
 	return r.u.write(ctx, func(s *state) error {
 		old, ok := s.users[id]
@@ -111,6 +112,13 @@ func (r users) Delete(ctx context.Context, id int64) error {
 		delete(s.users, id)
 		delete(s.userEmails, domain.EmailKey(old.Email))
 		s.deleteTokens(func(t domain.Token) bool { return t.UserID == id })
+		s.deleteSessions(func(sess domain.Session) bool { return sess.UserID == id })
+		for postID, p := range s.posts {
+			if p.AuthorID == id {
+				s.deletePost(postID)
+			}
+		}
+		s.deleteComments(func(c domain.Comment) bool { return c.UserID == id })
 		return nil
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,6 +106,11 @@ func TestPosts(t *testing.T) {
 		{"status", ports.PostFilter{Viewer: ann.ID, Status: domain.StatusDraft}, []int64{p2.ID()}},
 		{"author", ports.PostFilter{AuthorID: bob.ID}, []int64{p3.ID()}},
 		{"tag", ports.PostFilter{TagSlug: "sql"}, []int64{p1.ID()}},
+		{"published only, for an author", ports.PostFilter{Viewer: ann.ID, Status: domain.StatusPublished}, []int64{p3.ID(), p1.ID()}},
+		{"drafts, anonymously", ports.PostFilter{Status: domain.StatusDraft}, []int64{}},
+		{"another author's drafts", ports.PostFilter{Viewer: ann.ID, Status: domain.StatusDraft, AuthorID: bob.ID}, []int64{}},
+		{"underscore is literal", ports.PostFilter{Search: "o_"}, []int64{}},
+		{"every filter", ports.PostFilter{Viewer: ann.ID, Search: "O", Status: domain.StatusPublished, AuthorID: ann.ID, TagSlug: "go"}, []int64{p1.ID()}},
 	}
 	for _, tc := range tests {
 		list, err := r.Posts.List(ctx, tc.f, ports.Page{Limit: 10})
@@ -165,4 +172,131 @@ func TestPosts(t *testing.T) {
 	wantErr(t, "Delete of a missing post", r.Posts.Delete(ctx, p1.ID()), domain.ErrNotFound)
 	_, err = r.Posts.Get(ctx, p1.ID())
 	wantErr(t, "Get of a deleted post", err, domain.ErrNotFound)
+}
+
+// TestPostSearchFoldsUnicode checks that search ignores case beyond ASCII, as
+// strings.ToLower does. PostgreSQL's lower() does so in a UTF-8 database
+// whose locale knows Unicode (C.UTF-8 or any language's); under the plain C
+// locale this test fails, and the database should be created otherwise.
+func TestPostSearchFoldsUnicode(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := openStore(t).Repos()
+	ann := newUser("ann@example.com")
+	mustDo(t, "create ann", r.Users.Create(ctx, &ann))
+	p := newPost(t, r, ann.ID, "Émile and ΣΊΣΥΦΟΣ", domain.StatusPublished, t0)
+	for _, search := range []string{"émile", "ÉMILE", "σίσυφοσ", "Σίσυφοσ"} {
+		list, err := r.Posts.List(ctx, ports.PostFilter{Search: search}, ports.Page{})
+		mustDo(t, "List", err)
+		if got := postIDs(list); !reflect.DeepEqual(got, []int64{p.ID()}) {
+			t.Errorf("search %q: got %v, want [%d]", search, got, p.ID())
+		}
+	}
+}
+
+// TestSlugSuffixConcurrently runs fifty creators of one title at once, each
+// in a transaction that asks LastSlugSuffix before Create, as the use case
+// does. LastSlugSuffix makes them take turns, so every one succeeds and the
+// slugs are base, base-2, ... base-50.
+func TestSlugSuffixConcurrently(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	ann := newUser("ann@example.com")
+	mustDo(t, "create ann", st.Repos().Users.Create(ctx, &ann))
+
+	const creators = 50
+	slugs := make([]string, creators)
+	var wg sync.WaitGroup
+	for i := range creators {
+		wg.Go(func() {
+			err := st.InTx(ctx, func(r ports.Repos) error {
+				post, err := domain.NewPost(ann.ID, "One Title", "body", domain.StatusPublished, t0)
+				if err != nil {
+					return err
+				}
+				n, err := r.Posts.LastSlugSuffix(ctx, post.Slug())
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					post = post.WithSlugSuffix(n + 1)
+				}
+				if err := r.Posts.Create(ctx, &post); err != nil {
+					return err
+				}
+				slugs[i] = post.Slug()
+				return nil
+			})
+			if err != nil {
+				t.Errorf("creator %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+
+	want := []string{"one-title"}
+	for n := 2; n <= creators; n++ {
+		want = append(want, fmt.Sprintf("one-title-%d", n))
+	}
+	slices.Sort(want)
+	slices.Sort(slugs)
+	if !reflect.DeepEqual(slugs, want) {
+		t.Errorf("slugs: got %q, want %q", slugs, want)
+	}
+}
+
+// TestQueries checks what the statement counter counts: nothing for
+// migrations and pings, one per statement, and BEGIN and COMMIT around a
+// transaction.
+func TestQueries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	if got := st.Queries(); got != 0 {
+		t.Errorf("Queries after Open: got %d, want 0", got)
+	}
+	mustDo(t, "Ping", st.Ping(ctx))
+	if got := st.Queries(); got != 0 {
+		t.Errorf("Queries after Ping: got %d, want 0", got)
+	}
+
+	steps := []struct {
+		name string
+		run  func() error
+		want int64
+	}{
+		{"Posts.List", func() error {
+			_, err := st.Repos().Posts.List(ctx, ports.PostFilter{Viewer: 1, Search: "x", TagSlug: "go"}, ports.Page{Limit: 10, Offset: 10})
+			return err
+		}, 1},
+		{"Posts.Count", func() error {
+			_, err := st.Repos().Posts.Count(ctx, ports.PostFilter{AuthorID: 1})
+			return err
+		}, 1},
+		{"Posts.ListAfter", func() error {
+			_, err := st.Repos().Posts.ListAfter(ctx, ports.PostFilter{}, &ports.PostCursor{CreatedAt: t0.UnixMicro(), ID: 9}, 10)
+			return err
+		}, 1},
+		{"Posts.LastSlugSuffix (lock and query)", func() error {
+			_, err := st.Repos().Posts.LastSlugSuffix(ctx, "x")
+			return err
+		}, 2},
+		{"InTx with two statements", func() error {
+			return st.InTx(ctx, func(r ports.Repos) error {
+				if _, err := r.Tags.List(ctx); err != nil {
+					return err
+				}
+				_, err := r.Posts.Count(ctx, ports.PostFilter{})
+				return err
+			})
+		}, 4},
+	}
+	for _, s := range steps {
+		before := st.Queries()
+		mustDo(t, s.name, s.run())
+		if got := st.Queries() - before; got != s.want {
+			t.Errorf("%s: sent %d statements, want %d", s.name, got, s.want)
+		}
+	}
 }

@@ -190,8 +190,8 @@ func personOrderBy(sort []ports.SortKey) (string, error) {
 	return strings.Join(terms, ", "), nil
 }
 
-// escapeLike makes s match itself literally inside an ILIKE pattern whose
-// escape character is a backslash.
+// escapeLike makes s match itself literally inside a LIKE or ILIKE pattern
+// whose escape character is a backslash.
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

@@ -3,18 +3,18 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"math"
-	"time"
-
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// posts implements ports.PostRepository.
-type posts struct{ q *db.Queries }
+// posts implements ports.PostRepository. conn is the connection or
+// transaction that q runs on, for the lists built in postlist.go.
+type posts struct {
+	q    *db.Queries
+	conn db.DBTX
+}
 
 var _ ports.PostRepository = posts{}
 
@@ -90,7 +90,17 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
+// LastSlugSuffix first takes a transaction-level advisory lock on base, in
+// a statement of its own so that the query after it reads a snapshot taken
+// once the lock is held (see LockSlug). Inside a transaction the lock lasts
+// until the transaction ends, past the caller's Create, so creators of one
+// title take their suffixes in turn. Outside one it ends with its own
+// statement: the caller then holds nothing, but its answer still counts the
+// posts of creators that held base when it asked.
 func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
+	if err := r.q.LockSlug(ctx, base); err != nil {
+		return 0, storeError("lock slug", err)
+	}
 	n, err := r.q.LastSlugSuffix(ctx, db.LastSlugSuffixParams{Base: base, Prefix: escapeLike(base) + "-%"})
 	if err != nil {
 		return 0, storeError("last slug suffix", err)
@@ -99,30 +109,16 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 }
 
 func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
-	limit, offset := pageBounds(page)
-	rows, err := r.q.ListPosts(ctx, db.ListPostsParams{
-		Viewer:    f.Viewer,
-		Pattern:   "%" + escapeLike(f.Search) + "%",
-		Status:    string(f.Status),
-		AuthorID:  f.AuthorID,
-		TagSlug:   f.TagSlug,
-		RowLimit:  limit,
-		RowOffset: offset,
-	})
+	q := postFilter(f)
+	list, err := q.list(ctx, r.conn, q.listSQL(page.Limit, page.Offset))
 	if err != nil {
 		return nil, storeError("list posts", err)
 	}
-	return postsOf(rows), nil
+	return list, nil
 }
 
 func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
-	n, err := r.q.CountPosts(ctx, db.CountPostsParams{
-		Viewer:   f.Viewer,
-		Pattern:  "%" + escapeLike(f.Search) + "%",
-		Status:   string(f.Status),
-		AuthorID: f.AuthorID,
-		TagSlug:  f.TagSlug,
-	})
+	n, err := postFilter(f).count(ctx, r.conn)
 	if err != nil {
 		return 0, storeError("count posts", err)
 	}
@@ -130,27 +126,15 @@ func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
 }
 
 func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	// Without a cursor the list starts before every post: at infinity.
-	before := pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
-	beforeID := int64(math.MaxInt64)
+	q := postFilter(f)
 	if cursor != nil {
-		before, beforeID = timestamptz(time.UnixMicro(cursor.CreatedAt)), cursor.ID
+		q.after(*cursor)
 	}
-	rowLimit, _ := pageBounds(ports.Page{Limit: limit})
-	rows, err := r.q.ListPostsBefore(ctx, db.ListPostsBeforeParams{
-		Viewer:          f.Viewer,
-		Pattern:         "%" + escapeLike(f.Search) + "%",
-		Status:          string(f.Status),
-		AuthorID:        f.AuthorID,
-		TagSlug:         f.TagSlug,
-		BeforeCreatedAt: before,
-		BeforeID:        beforeID,
-		RowLimit:        rowLimit,
-	})
+	list, err := q.list(ctx, r.conn, q.listSQL(limit, 0))
 	if err != nil {
 		return nil, storeError("list posts after cursor", err)
 	}
-	return postsOf(rows), nil
+	return list, nil
 }
 
 func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
@@ -167,14 +151,6 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
 	}
 	return nil
-}
-
-func postsOf(rows []db.Post) []domain.Post {
-	list := make([]domain.Post, 0, len(rows))
-	for _, row := range rows {
-		list = append(list, postOf(row))
-	}
-	return list
 }
 
 func postOf(row db.Post) domain.Post {

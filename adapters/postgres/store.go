@@ -7,8 +7,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
@@ -19,8 +21,9 @@ import (
 // concurrent use; every replica of the service may hold one on the same
 // database.
 type Store struct {
-	pool    *pgxpool.Pool
-	queries *db.Queries
+	pool       *pgxpool.Pool
+	queries    *db.Queries
+	statements *statementCounter
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -40,12 +43,34 @@ func Open(ctx context.Context, url string) (*Store, func(), error) {
 	if err := migrate(ctx, cfg); err != nil {
 		return nil, nil, err
 	}
+	// The counter is set after migrating, whose connection copies the
+	// configuration, so that it counts the store's own statements only.
+	statements := &statementCounter{}
+	cfg.ConnConfig.Tracer = statements
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, nil, storeError("postgres: create pool", err)
 	}
-	return &Store{pool: pool, queries: db.New(pool)}, pool.Close, nil
+	return &Store{pool: pool, queries: db.New(pool), statements: statements}, pool.Close, nil
 }
+
+// statementCounter is a pgx.QueryTracer that counts the statements sent on
+// the pool's connections: one atomic add each, cheap enough to leave on in
+// production.
+type statementCounter struct{ n atomic.Int64 }
+
+func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// Queries returns how many SQL statements the store has sent since Open,
+// so that tests can hold a use case to a fixed number of round trips. Every
+// Query, QueryRow and Exec counts, BEGIN, COMMIT and ROLLBACK included;
+// migrations, Ping and the pool's own health checks do not.
+func (s *Store) Queries() int64 { return s.statements.n.Load() }
 
 // configurePool sets the pool limits that the URL leaves open; a pool_* or
 // connect_timeout parameter in the URL always wins, so operators can tune a
@@ -117,7 +142,8 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // newRepos binds every repository to one connection or transaction. conn is
-// what queries runs on; the hand-built people list needs it directly.
+// what queries runs on; the hand-built lists of people and posts need it
+// directly.
 func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 	return ports.Repos{
 		Users:      users{q: q},
@@ -125,8 +151,9 @@ func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 		RateLimits: rateLimits{q: q},
 		People:     people{q: q, conn: conn},
 		Products:   products{q: q},
-		Posts:      posts{q: q},
+		Posts:      posts{q: q, conn: conn},
 		Tags:       tags{q: q},
 		Comments:   comments{q: q},
+		Sessions:   sessions{q: q},
 	}
 }

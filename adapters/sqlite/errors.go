@@ -53,6 +53,10 @@ func uniqueViolation(msg string) error {
 		return domain.ErrEmailTaken
 	case strings.Contains(msg, "products.sku"):
 		return domain.ErrSKUTaken
+	case strings.Contains(msg, "posts.slug"):
+		return domain.ErrSlugTaken
+	case strings.Contains(msg, "tags.name_key"):
+		return domain.ErrTagTaken
 	default:
 		return domain.ErrConflict
 	}

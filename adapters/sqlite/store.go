@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
@@ -50,10 +51,10 @@ const readerParams = connParams + "&_pragma=query_only(1)"
 // use the Repos it is given: writing through Store.Repos there would wait for
 // the very connection the transaction holds, until its context ends.
 type Store struct {
-	writer *sql.DB
-	reader *sql.DB
-	write  *db.Queries // the writer's queries, which InTx binds to its transaction
-	repos  ports.Repos
+	writer  *sql.DB
+	reader  *sql.DB
+	queries atomic.Int64 // statements sent, see Queries
+	repos   ports.Repos
 }
 
 // Open opens (creating it and its folder when missing) the SQLite database at
@@ -90,11 +91,13 @@ func Open(ctx context.Context, path string) (*Store, func(), error) {
 	}
 
 	reads := newPrepared(reader)
-	s := &Store{writer: writer, reader: reader, write: db.New(writer)}
+	s := &Store{writer: writer, reader: reader}
 	s.repos = conns{
-		read:   db.New(reads),
-		write:  s.write,
-		readDB: reader,
+		read:   db.New(s.count(reads)),
+		write:  db.New(s.count(writer)),
+		readDB: s.count(reader),
+		listDB: s.count(reads),
+		begin:  s.inTx,
 	}.repos()
 	cleanup := func() {
 		reads.close()
@@ -119,6 +122,28 @@ func (s *Store) Repos() ports.Repos {
 // InTx runs fn in one immediate transaction on the writer connection and
 // commits when fn returns nil. fn's own error is returned as it is.
 func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) error {
+	return s.inTx(ctx, func(c conns) error { return fn(c.repos()) })
+}
+
+// Queries returns how many SQL statements the store's repositories have sent
+// since Open: reads, writes and the statements inside transactions alike,
+// counted where they pass to database/sql. The BEGIN and COMMIT of a
+// transaction, the migrations and Ping are not counted. It lets tests show
+// that a page of posts costs a fixed number of statements, whatever its size;
+// an atomic add per statement is cheap enough to keep in production.
+func (s *Store) Queries() int64 {
+	return s.queries.Load()
+}
+
+// count wraps conn so that its statements add to Queries.
+func (s *Store) count(conn db.DBTX) db.DBTX {
+	return counted{conn: conn, n: &s.queries}
+}
+
+// inTx runs fn on the connections of one immediate transaction, as InTx
+// describes. Those connections open no transaction of their own: their
+// writes that must be atomic are atomic within this one.
+func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap("begin transaction", err)
@@ -132,8 +157,9 @@ func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) error {
 		}
 	}()
 
-	q := s.write.WithTx(tx)
-	err = fn(conns{read: q, write: q, readDB: tx}.repos())
+	conn := s.count(tx)
+	q := db.New(conn)
+	err = fn(conns{read: q, write: q, readDB: conn, listDB: conn})
 	done = true
 	if err != nil {
 		// The rollback error, if any, says less than fn's: the transaction is
@@ -163,7 +189,24 @@ func (s *Store) Ping(ctx context.Context) error {
 type conns struct {
 	read   *db.Queries
 	write  *db.Queries
-	readDB db.DBTX // for the one query sqlc cannot express
+	readDB db.DBTX // for the queries sqlc cannot express, whose texts vary freely
+	// listDB runs the hand-built lists of posts. Their texts come from a
+	// small fixed set, so outside a transaction they go through the reader
+	// pool's prepared statements, as the generated reads do.
+	listDB db.DBTX
+	// begin opens a transaction on the writer; it is nil inside one.
+	begin func(ctx context.Context, fn func(conns) error) error
+}
+
+// atomically runs fn as one unit of work: inside InTx on the transaction's
+// connections, where fn's statements stand or fall with that transaction, and
+// outside in an immediate transaction of its own, which commits them all or
+// none.
+func (c conns) atomically(ctx context.Context, fn func(conns) error) error {
+	if c.begin == nil {
+		return fn(c)
+	}
+	return c.begin(ctx, fn)
 }
 
 func (c conns) repos() ports.Repos {
@@ -173,5 +216,9 @@ func (c conns) repos() ports.Repos {
 		RateLimits: rateLimits{c},
 		People:     people{c},
 		Products:   products{c},
+		Posts:      posts{c},
+		Tags:       tags{c},
+		Comments:   comments{c},
+		Sessions:   sessions{c},
 	}
 }

@@ -18,6 +18,7 @@ var concurrencyTests = []storeTest{
 	{"CreatePeopleOneEmail", testRacePeople},
 	{"Login", testRaceLogin},
 	{"RateLimitHits", testRaceHits},
+	{"PostSlugs", testRacePostSlugs},
 }
 
 // raceTimeout bounds every race, so that a store that deadlocks fails the
@@ -232,5 +233,63 @@ func testRaceHits(t *testing.T, st ports.Store) {
 	hits, _, err := r.RateLimits.Attempts(ctx, key, at(time.Second))
 	if checkErr(t, "RateLimits.Attempts after the race", err, nil) && hits != n {
 		t.Errorf("RateLimits.Attempts after the race: got %d hits, want %d", hits, n)
+	}
+}
+
+// testRacePostSlugs is the post-creation use case run fifty times at once
+// for one title: each transaction asks for the last suffix of the title's
+// slug and takes the next one. LastSlugSuffix holds the slug until the
+// transaction ends, so every creation succeeds and the slugs are the base
+// and base-2 to base-50, with no conflict and no busy database.
+func testRacePostSlugs(t *testing.T, st ports.Store) {
+	ctx, cancel := context.WithTimeout(t.Context(), raceTimeout)
+	defer cancel()
+	r := st.Repos()
+	u := createUser(t, r, newUser("Ann", "ann@example.com"))
+	const n = 50
+	const title, slug = "Race: one title!", "race-one-title"
+	errs := make([]error, n)
+	race(n, func(i int) {
+		errs[i] = st.InTx(ctx, func(r ports.Repos) error {
+			post, err := domain.NewPost(u.ID, title, fmt.Sprint("body ", i), domain.StatusPublished, at(time.Duration(i)*time.Second))
+			if err != nil {
+				return err
+			}
+			last, err := r.Posts.LastSlugSuffix(ctx, post.Slug())
+			if err != nil {
+				return fmt.Errorf("Posts.LastSlugSuffix: %w", err)
+			}
+			if last > 0 {
+				post = post.WithSlugSuffix(last + 1)
+			}
+			if err := r.Posts.Create(ctx, &post); err != nil {
+				return fmt.Errorf("Posts.Create(%q): %w", post.Slug(), err)
+			}
+			return nil
+		})
+	})
+	for i, err := range errs {
+		checkErr(t, fmt.Sprint("post creation ", i), err, nil)
+	}
+	posts, err := r.Posts.List(ctx, ports.PostFilter{}, ports.Page{Limit: 2 * n})
+	if !checkErr(t, "Posts.List after the race", err, nil) {
+		return
+	}
+	got := make([]string, len(posts))
+	for i, p := range posts {
+		got[i] = p.Slug()
+	}
+	slices.Sort(got)
+	want := []string{slug}
+	for i := 2; i <= n; i++ {
+		want = append(want, fmt.Sprintf("%s-%d", slug, i))
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("slugs after the race: got %q, want %q", got, want)
+	}
+	last, err := r.Posts.LastSlugSuffix(ctx, slug)
+	if checkErr(t, "Posts.LastSlugSuffix after the race", err, nil) && last != n {
+		t.Errorf("Posts.LastSlugSuffix after the race: got %d, want %d", last, n)
 	}
 }

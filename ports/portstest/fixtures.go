@@ -86,6 +86,26 @@ func createProduct(t *testing.T, r ports.Repos, p domain.Product) domain.Product
 	return p
 }
 
+// newSession starts a session of userID (0 for one no login has bound yet)
+// last active at lastActivity. Its digest and CSRF token come from the same
+// counter as token secrets, so they are distinct in a test binary.
+func newSession(userID int64, lastActivity time.Time) domain.Session {
+	n := secrets.Add(1)
+	return domain.Session{
+		IDHash:       domain.HashSecret(fmt.Sprintf("suite-session-%d", n)),
+		UserID:       userID,
+		CSRFToken:    fmt.Sprintf("suite-csrf-%d", n),
+		LastActivity: lastActivity,
+		CreatedAt:    base,
+	}
+}
+
+func createSession(t *testing.T, r ports.Repos, s domain.Session) domain.Session {
+	t.Helper()
+	must(t, fmt.Sprintf("Sessions.Create(%q)", s.CSRFToken), r.Sessions.Create(t.Context(), s))
+	return s
+}
+
 // where names the two places a repository method can run: on the store's own
 // repositories and on those of a transaction, whose error InTx must hand
 // back. The errors a method names are the same in both places.

@@ -35,6 +35,10 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"RateLimits", rateLimitTests},
 		{"People", personTests},
 		{"Products", productTests},
+		{"Posts", postTests},
+		{"Tags", tagTests},
+		{"Comments", commentTests},
+		{"Sessions", sessionTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -28,12 +28,20 @@ type world struct {
 	annWeb, annAPI, bobCLI domain.Token
 	p1, p2                 domain.Person
 	q1, q2                 domain.Product
+	annPost, bobPost       domain.Post
+	tagGo                  domain.Tag
+	comment                domain.Comment // Bob's, on Ann's post
+	annSession, bobSession domain.Session
+	anonSession            domain.Session // bound to no user
 }
 
 // The names the writes of a transaction use. The rate-limit keys are read at
 // a fixed instant inside their windows.
 const (
 	newEmail  = "new@example.com"
+	newTitle  = "New post"
+	newSlug   = "new-post"
+	newCSRF   = "new-csrf"
 	keyOld    = "login:ann@example.com|192.0.2.1"
 	keyNew    = "login:new@example.com|192.0.2.1"
 	hitWindow = time.Hour
@@ -58,8 +66,19 @@ func seedWorld(t *testing.T, st ports.Store) world {
 		_, _, err := r.RateLimits.Hit(t.Context(), keyOld, hitWindow, base)
 		must(t, "RateLimits.Hit", err)
 	}
+	w.annPost = createPost(t, r, newPost(t, w.ann.ID, "Ann's post", domain.StatusPublished, base))
+	w.bobPost = createPost(t, r, newPost(t, w.bob.ID, "Bob's post", domain.StatusPublished, at(time.Hour)))
+	w.tagGo = createTag(t, r, "Go", base)
+	setTags(t, r, w.annPost, w.tagGo)
+	w.comment = createComment(t, r, newComment(w.annPost.ID(), w.bob.ID, "Nice post", at(time.Minute)))
+	w.annSession = createSession(t, r, newSession(w.ann.ID, base))
+	w.anonSession = createSession(t, r, newSession(0, at(time.Minute)))
+	w.bobSession = createSession(t, r, newSession(w.bob.ID, at(time.Hour)))
 	return w
 }
+
+// newSessionHash is the digest of the session the creates write.
+var newSessionHash = domain.HashSecret("new session")
 
 // snapshot is everything a transaction over a world could change, as one set
 // of repositories reads it.
@@ -72,6 +91,14 @@ type snapshot struct {
 	Products      []domain.Product
 	ProductsTotal int
 	Hits          []int
+	Posts         []domain.PostState // the seeded posts; the zero value for one that is gone
+	Published     []domain.PostState // every published post, newest first
+	NewSlugSuffix int                // Posts.LastSlugSuffix(newSlug)
+	Tags          []domain.Tag       // every tag
+	PostTags      [][]domain.Tag     // the tags of each seeded post
+	Comments      [][]domain.Comment // the comments on each seeded post
+	CommentTotals []int
+	Sessions      []domain.Session // the seeded sessions and the new one; the zero value for one that is gone
 }
 
 func takeSnapshot(t *testing.T, r ports.Repos, w world) snapshot {
@@ -102,7 +129,49 @@ func takeSnapshot(t *testing.T, r ports.Repos, w world) snapshot {
 		must(t, "RateLimits.Attempts", err)
 		s.Hits = append(s.Hits, hits)
 	}
+	seeded := []int64{w.annPost.ID(), w.bobPost.ID()}
+	for _, id := range seeded {
+		got, err := r.Posts.Get(ctx, id)
+		if err != nil && !errors.Is(err, domain.ErrNotFound) {
+			t.Fatalf("Posts.Get: %v", err)
+		}
+		s.Posts = append(s.Posts, got.State())
+	}
+	published, err := r.Posts.List(ctx, ports.PostFilter{}, ports.Page{Limit: 100})
+	must(t, "Posts.List", err)
+	for _, p := range published {
+		s.Published = append(s.Published, p.State())
+	}
+	s.NewSlugSuffix, err = r.Posts.LastSlugSuffix(ctx, newSlug)
+	must(t, "Posts.LastSlugSuffix", err)
+	s.Tags, err = r.Tags.List(ctx)
+	must(t, "Tags.List", err)
+	tags, err := r.Tags.OfPosts(ctx, seeded)
+	must(t, "Tags.OfPosts", err)
+	for _, id := range seeded {
+		s.PostTags = append(s.PostTags, tags[id])
+		comments, total, err := r.Comments.ListByPost(ctx, id, ports.Page{Limit: 100})
+		must(t, "Comments.ListByPost", err)
+		if len(comments) == 0 {
+			comments = nil
+		}
+		s.Comments = append(s.Comments, comments)
+		s.CommentTotals = append(s.CommentTotals, total)
+	}
+	for _, hash := range []string{w.annSession.IDHash, w.anonSession.IDHash, w.bobSession.IDHash, newSessionHash} {
+		got, err := r.Sessions.ByHash(ctx, hash)
+		if err != nil && !errors.Is(err, domain.ErrNotFound) {
+			t.Fatalf("Sessions.ByHash: %v", err)
+		}
+		s.Sessions = append(s.Sessions, got)
+	}
 	// An empty list may come back nil or empty; neither is a change.
+	if len(s.Published) == 0 {
+		s.Published = nil
+	}
+	if len(s.Tags) == 0 {
+		s.Tags = nil
+	}
 	if len(s.Tokens) == 0 {
 		s.Tokens = nil
 	}
@@ -142,6 +211,28 @@ var transactions = []struct {
 		if _, _, err := r.RateLimits.Hit(ctx, keyNew, hitWindow, base); err != nil {
 			return fmt.Errorf("RateLimits.Hit: %w", err)
 		}
+		post, err := domain.NewPost(w.ann.ID, newTitle, "body", domain.StatusPublished, at(2*time.Hour))
+		if err != nil {
+			return err
+		}
+		if err := r.Posts.Create(ctx, &post); err != nil {
+			return fmt.Errorf("Posts.Create: %w", err)
+		}
+		tag := domain.NewTag("New", base)
+		if err := r.Tags.Create(ctx, &tag); err != nil {
+			return fmt.Errorf("Tags.Create: %w", err)
+		}
+		if err := r.Posts.SetTags(ctx, w.bobPost.ID(), []int64{tag.ID, w.tagGo.ID}); err != nil {
+			return fmt.Errorf("Posts.SetTags: %w", err)
+		}
+		c := newComment(w.bobPost.ID(), w.ann.ID, "New comment", at(time.Hour))
+		if err := r.Comments.Create(ctx, &c); err != nil {
+			return fmt.Errorf("Comments.Create: %w", err)
+		}
+		sess := domain.Session{IDHash: newSessionHash, UserID: w.ann.ID, CSRFToken: newCSRF, LastActivity: at(time.Hour), CreatedAt: at(time.Hour)}
+		if err := r.Sessions.Create(ctx, sess); err != nil {
+			return fmt.Errorf("Sessions.Create: %w", err)
+		}
 		return nil
 	}},
 	{"updates", func(ctx context.Context, r ports.Repos, w world) error {
@@ -166,6 +257,30 @@ var transactions = []struct {
 		if _, _, err := r.RateLimits.Hit(ctx, keyOld, hitWindow, base); err != nil {
 			return fmt.Errorf("RateLimits.Hit: %w", err)
 		}
+		post := w.annPost
+		post.Retitle("Ann's post, changed", at(time.Hour))
+		if err := post.SetStatus(domain.StatusDraft, at(time.Hour)); err != nil {
+			return err
+		}
+		if err := r.Posts.Update(ctx, post); err != nil {
+			return fmt.Errorf("Posts.Update: %w", err)
+		}
+		if err := r.Posts.SetTags(ctx, w.annPost.ID(), nil); err != nil {
+			return fmt.Errorf("Posts.SetTags: %w", err)
+		}
+		c := w.comment
+		c.Body, c.UpdatedAt = "Nice post, changed", at(time.Hour)
+		if err := r.Comments.Update(ctx, c); err != nil {
+			return fmt.Errorf("Comments.Update: %w", err)
+		}
+		sess := w.anonSession
+		sess.UserID, sess.CSRFToken, sess.LastActivity = w.bob.ID, newCSRF, at(2*time.Hour)
+		if err := r.Sessions.Update(ctx, sess); err != nil {
+			return fmt.Errorf("Sessions.Update: %w", err)
+		}
+		if err := r.Sessions.Touch(ctx, w.annSession.IDHash, at(2*time.Hour)); err != nil {
+			return fmt.Errorf("Sessions.Touch: %w", err)
+		}
 		return nil
 	}},
 	{"deletes", func(ctx context.Context, r ports.Repos, w world) error {
@@ -187,6 +302,18 @@ var transactions = []struct {
 		if err := r.RateLimits.Clear(ctx, keyOld); err != nil {
 			return fmt.Errorf("RateLimits.Clear: %w", err)
 		}
+		if err := r.Comments.Delete(ctx, w.comment.ID); err != nil {
+			return fmt.Errorf("Comments.Delete: %w", err)
+		}
+		if err := r.Posts.Delete(ctx, w.bobPost.ID()); err != nil {
+			return fmt.Errorf("Posts.Delete: %w", err)
+		}
+		if err := r.Sessions.Delete(ctx, w.anonSession.IDHash); err != nil {
+			return fmt.Errorf("Sessions.Delete: %w", err)
+		}
+		if n, err := r.Sessions.DeleteIdle(ctx, at(30*time.Minute)); err != nil || n != 1 {
+			return fmt.Errorf("Sessions.DeleteIdle: %d, %v", n, err)
+		}
 		return nil
 	}},
 	{"user deletes", func(ctx context.Context, r ports.Repos, w world) error {
@@ -195,6 +322,9 @@ var transactions = []struct {
 		}
 		if n, err := r.Tokens.DeleteByUser(ctx, w.bob.ID); err != nil || n != 1 {
 			return fmt.Errorf("Tokens.DeleteByUser: %d, %v", n, err)
+		}
+		if n, err := r.Sessions.DeleteByUser(ctx, w.bob.ID); err != nil || n != 1 {
+			return fmt.Errorf("Sessions.DeleteByUser: %d, %v", n, err)
 		}
 		return nil
 	}},

@@ -17,6 +17,7 @@ var userTests = []storeTest{
 	{"Update", testUserUpdate},
 	{"Lock", testUserLock},
 	{"Delete", testUserDelete},
+	{"ByIDs", testUserByIDs},
 }
 
 func testUserRoundTrip(t *testing.T, st ports.Store) {
@@ -260,4 +261,53 @@ func testUserDelete(t *testing.T, st ports.Store) {
 	}
 	again := newUser("Ann Again", "ANN@example.com")
 	checkErr(t, "Users.Create with a deleted user's address", r.Users.Create(ctx, &again), nil)
+}
+
+func testUserByIDs(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	// Creation order is id order; the names sort the other way, so that the
+	// result shows which order ByIDs keeps.
+	cat := createUser(t, r, domain.User{
+		Name: "Cat", Email: "cat@example.com", PasswordHash: "hash", RememberToken: "r",
+		EmailVerifiedAt: ptr(at(time.Hour)), AvatarPath: "avatars/cat.png", CreatedAt: base, UpdatedAt: at(time.Second),
+	})
+	bob := createUser(t, r, newUser("Bob", "bob@example.com"))
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	cases := []struct {
+		name string
+		ids  []int64
+		want []domain.User
+	}{
+		{"every user, out of order", []int64{ann.ID, cat.ID, bob.ID}, []domain.User{cat, bob, ann}},
+		{"unknown ids are left out", []int64{missingID, ann.ID, missingID + 1, cat.ID}, []domain.User{cat, ann}},
+		{"an id given twice comes once", []int64{ann.ID, ann.ID, bob.ID, ann.ID}, []domain.User{bob, ann}},
+		{"one user", []int64{cat.ID}, []domain.User{cat}},
+		{"only unknown ids", []int64{missingID}, nil},
+		{"no ids", []int64{}, nil},
+		{"nil", nil, nil},
+	}
+	for _, tc := range cases {
+		for _, w := range bothPlaces {
+			var got []domain.User
+			err := w.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				got, err = r.Users.ByIDs(ctx, tc.ids)
+				return err
+			})
+			what := fmt.Sprintf("Users.ByIDs, %s, %s", tc.name, w.name)
+			if !checkErr(t, what, err, nil) {
+				continue
+			}
+			// Nothing found may come back nil or empty: the port does not
+			// say, and the use cases treat both alike.
+			if len(tc.want) == 0 {
+				if len(got) != 0 {
+					t.Errorf("%s: got %d users, want none", what, len(got))
+				}
+				continue
+			}
+			check(t, what, got, tc.want)
+		}
+	}
 }

@@ -50,11 +50,6 @@ WHERE slug = @base::text
    OR (slug LIKE @prefix::text ESCAPE '\'
        AND substr(slug, length(@base::text) + 2) ~ '^[0-9]{1,9}$');
 
--- The lists of posts (List, Count, ListAfter) are built in Go from only the
--- predicates a filter needs, in adapters/postgres/postlist.go: optional
--- filters written as (@x = '' OR col = @x) defeat the planner as soon as it
--- plans for unknown parameter values.
-
 -- SetPostTags replaces the post's tags in one statement, so that a missing
 -- tag (a foreign-key violation) leaves the old ones in place even outside a
 -- transaction. It returns 0 when the post does not exist.

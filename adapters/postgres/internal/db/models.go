@@ -76,6 +76,14 @@ type RateLimit struct {
 	ResetAt pgtype.Timestamptz
 }
 
+type Session struct {
+	IDHash       string
+	UserID       pgtype.Int8
+	CsrfToken    string
+	LastActivity pgtype.Timestamptz
+	CreatedAt    pgtype.Timestamptz
+}
+
 type Tag struct {
 	ID        int64
 	Name      string

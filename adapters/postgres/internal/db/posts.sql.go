@@ -11,38 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const countPosts = `-- name: CountPosts :one
-SELECT count(*) FROM posts p
-WHERE (p.status = 'published' OR p.author_id = $1::bigint)
-  AND p.title ILIKE $2::text ESCAPE '\'
-  AND ($3::text = '' OR p.status = $3::text)
-  AND ($4::bigint = 0 OR p.author_id = $4::bigint)
-  AND ($5::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = $5::text))
-`
-
-type CountPostsParams struct {
-	Viewer   int64
-	Pattern  string
-	Status   string
-	AuthorID int64
-	TagSlug  string
-}
-
-func (q *Queries) CountPosts(ctx context.Context, arg CountPostsParams) (int64, error) {
-	row := q.db.QueryRow(ctx, countPosts,
-		arg.Viewer,
-		arg.Pattern,
-		arg.Status,
-		arg.AuthorID,
-		arg.TagSlug,
-	)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const createPost = `-- name: CreatePost :one
 INSERT INTO posts (
     author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at
@@ -144,142 +112,6 @@ func (q *Queries) LastSlugSuffix(ctx context.Context, arg LastSlugSuffixParams) 
 	return suffix, err
 }
 
-const listPosts = `-- name: ListPosts :many
-SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at FROM posts p
-WHERE (p.status = 'published' OR p.author_id = $1::bigint)
-  AND p.title ILIKE $2::text ESCAPE '\'
-  AND ($3::text = '' OR p.status = $3::text)
-  AND ($4::bigint = 0 OR p.author_id = $4::bigint)
-  AND ($5::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = $5::text))
-ORDER BY p.created_at DESC, p.id DESC
-LIMIT $7::bigint OFFSET $6::bigint
-`
-
-type ListPostsParams struct {
-	Viewer    int64
-	Pattern   string
-	Status    string
-	AuthorID  int64
-	TagSlug   string
-	RowOffset int64
-	RowLimit  int64
-}
-
-// ListPosts returns one page, newest first, of the published posts and the
-// viewer's drafts whose title matches @pattern (an ILIKE pattern with % and _
-// escaped) and that have the status, author and tag slug asked for, where an
-// empty status or slug and a zero author mean any. CountPosts and
-// ListPostsBefore repeat its WHERE clause.
-func (q *Queries) ListPosts(ctx context.Context, arg ListPostsParams) ([]Post, error) {
-	rows, err := q.db.Query(ctx, listPosts,
-		arg.Viewer,
-		arg.Pattern,
-		arg.Status,
-		arg.AuthorID,
-		arg.TagSlug,
-		arg.RowOffset,
-		arg.RowLimit,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listPostsBefore = `-- name: ListPostsBefore :many
-SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at FROM posts p
-WHERE (p.status = 'published' OR p.author_id = $1::bigint)
-  AND p.title ILIKE $2::text ESCAPE '\'
-  AND ($3::text = '' OR p.status = $3::text)
-  AND ($4::bigint = 0 OR p.author_id = $4::bigint)
-  AND ($5::text = '' OR EXISTS (
-        SELECT 1 FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-        WHERE pt.post_id = p.id AND t.slug = $5::text))
-  AND (p.created_at, p.id) < ($6::timestamptz, $7::bigint)
-ORDER BY p.created_at DESC, p.id DESC
-LIMIT $8::bigint
-`
-
-type ListPostsBeforeParams struct {
-	Viewer          int64
-	Pattern         string
-	Status          string
-	AuthorID        int64
-	TagSlug         string
-	BeforeCreatedAt pgtype.Timestamptz
-	BeforeID        int64
-	RowLimit        int64
-}
-
-// ListPostsBefore returns the posts that come after the cursor
-// (@before_created_at, @before_id) in the newest-first order.
-func (q *Queries) ListPostsBefore(ctx context.Context, arg ListPostsBeforeParams) ([]Post, error) {
-	rows, err := q.db.Query(ctx, listPostsBefore,
-		arg.Viewer,
-		arg.Pattern,
-		arg.Status,
-		arg.AuthorID,
-		arg.TagSlug,
-		arg.BeforeCreatedAt,
-		arg.BeforeID,
-		arg.RowLimit,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const lockPost = `-- name: LockPost :one
 SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE id = $1 FOR UPDATE
 `
@@ -303,6 +135,21 @@ func (q *Queries) LockPost(ctx context.Context, id int64) (Post, error) {
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const lockSlug = `-- name: LockSlug :exec
+SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))
+`
+
+// LockSlug holds @base until the transaction ends (a statement, outside
+// one), so that creators of one slug take turns. It must be a statement of
+// its own, before LastSlugSuffix: a READ COMMITTED statement reads the
+// snapshot taken when it started, so a query that waited for the lock within
+// itself would still miss the post its predecessor committed meanwhile.
+// Colliding hashes only make unrelated creators wait for each other.
+func (q *Queries) LockSlug(ctx context.Context, base string) error {
+	_, err := q.db.Exec(ctx, lockSlug, base)
+	return err
 }
 
 const setPostTags = `-- name: SetPostTags :one

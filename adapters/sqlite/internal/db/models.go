@@ -8,6 +8,15 @@ import (
 	"database/sql"
 )
 
+type Comment struct {
+	ID        int64
+	PostID    int64
+	UserID    int64
+	Body      string
+	CreatedAt int64
+	UpdatedAt int64
+}
+
 type Person struct {
 	ID        int64
 	Name      string
@@ -31,6 +40,25 @@ type PersonalAccessToken struct {
 	UpdatedAt  int64
 }
 
+type Post struct {
+	ID          int64
+	AuthorID    int64
+	Title       string
+	Slug        string
+	Excerpt     string
+	Body        string
+	Status      string
+	ImagePath   string
+	PublishedAt sql.NullInt64
+	CreatedAt   int64
+	UpdatedAt   int64
+}
+
+type PostTag struct {
+	PostID int64
+	TagID  int64
+}
+
 type Product struct {
 	ID          int64
 	Name        string
@@ -46,6 +74,23 @@ type RateLimit struct {
 	Key     string
 	Hits    int64
 	ResetAt int64
+}
+
+type Session struct {
+	IDHash       string
+	UserID       sql.NullInt64
+	CsrfToken    string
+	LastActivity int64
+	CreatedAt    int64
+}
+
+type Tag struct {
+	ID        int64
+	Name      string
+	NameKey   string
+	Slug      string
+	CreatedAt int64
+	UpdatedAt int64
 }
 
 type User struct {

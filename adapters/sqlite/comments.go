@@ -1,0 +1,101 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// comments is ports.CommentRepository.
+type comments struct{ c conns }
+
+var _ ports.CommentRepository = comments{}
+
+// Create stores c. A missing post or user violates a foreign key, which
+// wrap turns into domain.ErrNotFound.
+func (r comments) Create(ctx context.Context, c *domain.Comment) error {
+	id, err := r.c.write.CreateComment(ctx, db.CreateCommentParams{
+		PostID:    c.PostID,
+		UserID:    c.UserID,
+		Body:      c.Body,
+		CreatedAt: micros(c.CreatedAt),
+		UpdatedAt: micros(c.UpdatedAt),
+	})
+	if err != nil {
+		return wrap(fmt.Sprintf("create comment on post %d", c.PostID), err)
+	}
+	c.ID = id
+	return nil
+}
+
+func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
+	row, err := r.c.read.GetComment(ctx, id)
+	if err != nil {
+		return domain.Comment{}, wrap(fmt.Sprintf("get comment %d", id), err)
+	}
+	return commentFromRow(row), nil
+}
+
+func (r comments) Update(ctx context.Context, c domain.Comment) error {
+	op := fmt.Sprintf("update comment %d", c.ID)
+	n, err := r.c.write.UpdateComment(ctx, db.UpdateCommentParams{Body: c.Body, UpdatedAt: micros(c.UpdatedAt), ID: c.ID})
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return notFound(op)
+	}
+	return nil
+}
+
+func (r comments) Delete(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("delete comment %d", id)
+	n, err := r.c.write.DeleteComment(ctx, id)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return notFound(op)
+	}
+	return nil
+}
+
+// ListByPost reads the page and the post's total with one statement; only a
+// page past the end, which has no row to carry the total, costs a second.
+func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]domain.Comment, int, error) {
+	op := fmt.Sprintf("list comments of post %d", postID)
+	limit, offset := limitOffset(page)
+	rows, err := r.c.read.ListCommentsByPost(ctx, db.ListCommentsByPostParams{PostID: postID, RowLimit: limit, RowOffset: offset})
+	if err != nil {
+		return nil, 0, wrap(op, err)
+	}
+	list := make([]domain.Comment, len(rows))
+	var total int64
+	for i, row := range rows {
+		total = row.Total
+		list[i] = commentFromRow(db.Comment{
+			ID: row.ID, PostID: row.PostID, UserID: row.UserID, Body: row.Body,
+			CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+		})
+	}
+	if len(rows) == 0 && offset > 0 {
+		if total, err = r.c.read.CountCommentsByPost(ctx, postID); err != nil {
+			return nil, 0, wrap(op, err)
+		}
+	}
+	return list, int(total), nil
+}
+
+func commentFromRow(row db.Comment) domain.Comment {
+	return domain.Comment{
+		ID:        row.ID,
+		PostID:    row.PostID,
+		UserID:    row.UserID,
+		Body:      row.Body,
+		CreatedAt: fromMicros(row.CreatedAt),
+		UpdatedAt: fromMicros(row.UpdatedAt),
+	}
+}

@@ -1,0 +1,159 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// posts is ports.PostRepository.
+type posts struct{ c conns }
+
+var _ ports.PostRepository = posts{}
+
+// Create stores p. A taken slug violates posts_slug (domain.ErrSlugTaken);
+// a missing author violates the foreign key (domain.ErrNotFound).
+func (r posts) Create(ctx context.Context, p *domain.Post) error {
+	s := p.State()
+	id, err := r.c.write.CreatePost(ctx, db.CreatePostParams{
+		AuthorID:    s.AuthorID,
+		Title:       s.Title,
+		Slug:        s.Slug,
+		Excerpt:     s.Excerpt,
+		Body:        s.Body,
+		Status:      string(s.Status),
+		ImagePath:   s.ImagePath,
+		PublishedAt: nullMicros(s.PublishedAt),
+		CreatedAt:   micros(s.CreatedAt),
+		UpdatedAt:   micros(s.UpdatedAt),
+	})
+	if err != nil {
+		return wrap("create post", err)
+	}
+	p.SetID(id)
+	return nil
+}
+
+func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
+	row, err := r.c.read.GetPost(ctx, id)
+	if err != nil {
+		return domain.Post{}, wrap(fmt.Sprintf("get post %d", id), err)
+	}
+	return postFromRow(row), nil
+}
+
+// Lock reads the post. Inside InTx no more is needed: the transaction began
+// IMMEDIATE and holds SQLite's single write lock, so every other writer of
+// the post waits for it to end. Outside a transaction there is nothing to
+// hold.
+func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
+	row, err := r.c.read.GetPost(ctx, id)
+	if err != nil {
+		return domain.Post{}, wrap(fmt.Sprintf("lock post %d", id), err)
+	}
+	return postFromRow(row), nil
+}
+
+func (r posts) Update(ctx context.Context, p domain.Post) error {
+	s := p.State()
+	op := fmt.Sprintf("update post %d", s.ID)
+	n, err := r.c.write.UpdatePost(ctx, db.UpdatePostParams{
+		Title:       s.Title,
+		Excerpt:     s.Excerpt,
+		Body:        s.Body,
+		Status:      string(s.Status),
+		ImagePath:   s.ImagePath,
+		PublishedAt: nullMicros(s.PublishedAt),
+		UpdatedAt:   micros(s.UpdatedAt),
+		ID:          s.ID,
+	})
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return notFound(op)
+	}
+	return nil
+}
+
+// Delete removes the post; the foreign keys' ON DELETE CASCADE remove its
+// comments and tag links in the same statement.
+func (r posts) Delete(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("delete post %d", id)
+	n, err := r.c.write.DeletePost(ctx, id)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return notFound(op)
+	}
+	return nil
+}
+
+// LastSlugSuffix reads the largest suffix of base (see the query in
+// sql/sqlite/queries/posts.sql). The port also asks it to hold base until
+// the transaction ends, and inside InTx that takes no statement of its own:
+// the transaction began IMMEDIATE, so it already holds SQLite's single write
+// lock, and a concurrent creator of the same slug cannot even begin before
+// this one has inserted its post and committed. Outside a transaction there
+// is nothing to hold, as with Lock.
+func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
+	n, err := r.c.read.LastSlugSuffix(ctx, base)
+	if err != nil {
+		return 0, wrap("last slug suffix", err)
+	}
+	return int(n), nil
+}
+
+// SetTags replaces the post's tags. It checks the post and the tags before
+// it changes anything, so a missing one leaves the old set in place, and it
+// runs as one unit of work, so no reader sees the post between the old set
+// and the new.
+func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
+	op := fmt.Sprintf("set tags of post %d", postID)
+	ids := slices.Clone(tagIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return r.c.atomically(ctx, func(c conns) error {
+		found, err := c.write.CheckPostTags(ctx, db.CheckPostTagsParams{PostID: postID, TagIds: ids})
+		if err != nil {
+			return wrap(op, err)
+		}
+		if found.Posts == 0 {
+			return notFound(op)
+		}
+		if found.Tags != int64(len(ids)) {
+			return fmt.Errorf("sqlite: %s: %d of the tags do not exist: %w", op, int64(len(ids))-found.Tags, domain.ErrNotFound)
+		}
+		if err := c.write.DeletePostTags(ctx, postID); err != nil {
+			return wrap(op, err)
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if err := c.write.AddPostTags(ctx, db.AddPostTagsParams{PostID: postID, TagIds: ids}); err != nil {
+			return wrap(op, err)
+		}
+		return nil
+	})
+}
+
+func postFromRow(row db.Post) domain.Post {
+	return domain.RestorePost(domain.PostState{
+		ID:          row.ID,
+		AuthorID:    row.AuthorID,
+		Title:       row.Title,
+		Slug:        row.Slug,
+		Excerpt:     row.Excerpt,
+		Body:        row.Body,
+		Status:      domain.PostStatus(row.Status),
+		ImagePath:   row.ImagePath,
+		PublishedAt: fromNullMicros(row.PublishedAt),
+		CreatedAt:   fromMicros(row.CreatedAt),
+		UpdatedAt:   fromMicros(row.UpdatedAt),
+	})
+}

@@ -1,0 +1,87 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// tags is ports.TagRepository.
+type tags struct{ c conns }
+
+var _ ports.TagRepository = tags{}
+
+// Create stores t. The name's key is folded by strings.ToLower, as in the
+// other stores, so that names clash alike everywhere, Unicode included; a
+// clash violates tags_name_key (domain.ErrTagTaken).
+func (r tags) Create(ctx context.Context, t *domain.Tag) error {
+	id, err := r.c.write.CreateTag(ctx, db.CreateTagParams{
+		Name:      t.Name,
+		NameKey:   strings.ToLower(t.Name),
+		Slug:      t.Slug,
+		CreatedAt: micros(t.CreatedAt),
+		UpdatedAt: micros(t.UpdatedAt),
+	})
+	if err != nil {
+		return wrap("create tag", err)
+	}
+	t.ID = id
+	return nil
+}
+
+func (r tags) List(ctx context.Context) ([]domain.Tag, error) {
+	rows, err := r.c.read.ListTags(ctx)
+	if err != nil {
+		return nil, wrap("list tags", err)
+	}
+	return tagsFromRows(rows), nil
+}
+
+func (r tags) ByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {
+	if len(ids) == 0 {
+		return []domain.Tag{}, nil
+	}
+	rows, err := r.c.read.GetTagsByIDs(ctx, ids)
+	if err != nil {
+		return nil, wrap("get tags by ids", err)
+	}
+	return tagsFromRows(rows), nil
+}
+
+// OfPosts reads the tags of every post in postIDs with one statement,
+// ordered by post and then by name, so each post's list comes out in order.
+func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.Tag, error) {
+	byPost := make(map[int64][]domain.Tag)
+	if len(postIDs) == 0 {
+		return byPost, nil
+	}
+	rows, err := r.c.read.ListTagsOfPosts(ctx, postIDs)
+	if err != nil {
+		return nil, wrap("list tags of posts", err)
+	}
+	for _, row := range rows {
+		byPost[row.PostID] = append(byPost[row.PostID], tagFromRow(row.Tag))
+	}
+	return byPost, nil
+}
+
+func tagsFromRows(rows []db.Tag) []domain.Tag {
+	list := make([]domain.Tag, len(rows))
+	for i, row := range rows {
+		list[i] = tagFromRow(row)
+	}
+	return list
+}
+
+func tagFromRow(row db.Tag) domain.Tag {
+	return domain.Tag{
+		ID:        row.ID,
+		Name:      row.Name,
+		Slug:      row.Slug,
+		CreatedAt: fromMicros(row.CreatedAt),
+		UpdatedAt: fromMicros(row.UpdatedAt),
+	}
+}
