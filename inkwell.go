@@ -16,6 +16,7 @@ type Config struct {
 	Store     StoreConfig
 	HTTP      httpapi.Config
 	Accounts  app.AccountsConfig
+	Sessions  app.SessionsConfig
 	Passwords passwords.Config
 	Files     localfs.Config
 }

@@ -21,7 +21,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Passwords", "Files"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Passwords", "Files"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
@@ -30,6 +30,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		app.NewTokens, wire.Bind(new(ports.Tokens), new(*app.Tokens)),
 		localfs.New, wire.Bind(new(ports.FileStore), new(*localfs.Files)),
 		app.NewPosts, wire.Bind(new(ports.Posts), new(*app.Posts)),
+		app.NewProfile, wire.Bind(new(ports.Profile), new(*app.Profile)),
+		app.NewSessions, wire.Bind(new(ports.Sessions), new(*app.Sessions)),
 		app.NewComments, wire.Bind(new(ports.Comments), new(*app.Comments)),
 		app.NewTags, wire.Bind(new(ports.Tags), new(*app.Tags)),
 		app.NewPeople, wire.Bind(new(ports.People), new(*app.People)),

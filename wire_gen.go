@@ -42,6 +42,9 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	posts := app.NewPosts(store, files, utc)
 	comments := app.NewComments(store, utc)
 	tags := app.NewTags(store, utc)
+	profile := app.NewProfile(store, bcrypt, secrets, files, utc, accountsConfig)
+	sessionsConfig := cfg.Sessions
+	sessions := app.NewSessions(store, accounts, secrets, utc, sessionsConfig)
 	services := httpapi.Services{
 		Store:    store,
 		Accounts: accounts,
@@ -51,6 +54,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Posts:    posts,
 		Comments: comments,
 		Tags:     tags,
+		Profile:  profile,
+		Sessions: sessions,
 	}
 	server := httpapi.New(config, log, services)
 	service := &Service{

@@ -69,39 +69,59 @@ func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain
 	return u, plain, nil
 }
 
-// Login implements ports.Accounts. The password is checked outside the
-// transaction, so the slow hash holds no lock; the user row is then locked so
-// that concurrent logins replace each other's tokens one after the other and
-// never leave two login tokens behind.
+// Login implements ports.Accounts: the user's earlier tokens make way for
+// one with posts:read and posts:write.
 func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User, domain.PlainToken, error) {
+	var plain domain.PlainToken
+	u, err := a.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
+		if _, err := r.Tokens.DeleteByUser(ctx, u.ID); err != nil {
+			return err
+		}
+		var err error
+		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityPostsRead, domain.AbilityPostsWrite}, a.cfg.TokenLifetime)
+		return err
+	})
+	if err != nil {
+		return domain.User{}, domain.PlainToken{}, err
+	}
+	return u, plain, nil
+}
+
+// login is every login's common part, for tokens and browser sessions
+// alike: the failed-attempt throttle, the credential check and the rehash of
+// an outdated password hash. The password is checked outside the
+// transaction, so the slow hash holds no lock; bind then runs in a
+// transaction that holds the user's row, so that concurrent logins of one
+// user replace each other's credentials one after the other and never leave
+// two behind. The throttle's count is cleared once bind has committed.
+func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r ports.Repos, u domain.User, now time.Time) error) (domain.User, error) {
 	key := "login:" + domain.EmailKey(in.Email) + "|" + in.IP
 	now := a.clock.Now()
 	hits, resetAt, err := a.store.Repos().RateLimits.Attempts(ctx, key, now)
 	if err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
 	if a.cfg.LoginMaxAttempts > 0 && hits >= a.cfg.LoginMaxAttempts {
-		return domain.User{}, domain.PlainToken{}, tooManyAttempts(resetAt.Sub(now))
+		return domain.User{}, tooManyAttempts(resetAt.Sub(now))
 	}
 
 	u, ok, err := a.checkCredentials(ctx, in.Email, in.Password)
 	if err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
 	if !ok {
 		if _, _, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now); err != nil {
-			return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+			return domain.User{}, fmt.Errorf("login: %w", err)
 		}
-		return domain.User{}, domain.PlainToken{}, domain.ErrBadCredentials
+		return domain.User{}, domain.ErrBadCredentials
 	}
 
 	var rehash string
 	if a.hasher.NeedsRehash(u.PasswordHash) {
 		if rehash, err = a.hasher.Hash(in.Password); err != nil {
-			return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+			return domain.User{}, fmt.Errorf("login: %w", err)
 		}
 	}
-	var plain domain.PlainToken
 	err = a.store.InTx(ctx, func(r ports.Repos) error {
 		locked, err := r.Users.Lock(ctx, u.ID)
 		if err != nil {
@@ -114,23 +134,19 @@ func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User,
 			}
 		}
 		u = locked
-		if _, err := r.Tokens.DeleteByUser(ctx, u.ID); err != nil {
-			return err
-		}
-		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityPostsRead, domain.AbilityPostsWrite}, a.cfg.TokenLifetime)
-		return err
+		return bind(r, u, now)
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		// The account was deleted between the password check and the lock.
-		return domain.User{}, domain.PlainToken{}, domain.ErrBadCredentials
+		return domain.User{}, domain.ErrBadCredentials
 	}
 	if err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
 	if err := a.store.Repos().RateLimits.Clear(ctx, key); err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("login: %w", err)
+		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
-	return u, plain, nil
+	return u, nil
 }
 
 // checkCredentials finds the user and checks the password. An unknown e-mail

@@ -66,7 +66,7 @@ func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports
 }
 
 // Show implements ports.Posts.
-func (p *Posts) Show(ctx context.Context, viewer int64, id int64) (ports.PostView, error) {
+func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments bool) (ports.PostView, error) {
 	repos := p.store.Repos()
 	post, err := repos.Posts.Get(ctx, id)
 	if err == nil && !post.VisibleTo(viewer) {
@@ -78,6 +78,9 @@ func (p *Posts) Show(ctx context.Context, viewer int64, id int64) (ports.PostVie
 	views, err := postViews(ctx, repos, []domain.Post{post})
 	if err != nil {
 		return ports.PostView{}, fmt.Errorf("show post %d: %w", id, err)
+	}
+	if !withComments {
+		return views[0], nil
 	}
 	comments, _, err := repos.Comments.ListByPost(ctx, id, ports.Page{Limit: ports.ShowComments})
 	if err != nil {
@@ -202,7 +205,8 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64) error 
 }
 
 // editable locks post id for a change by actor: a post the actor can't see
-// is not found, one the actor can see but not edit is forbidden.
+// is not found, one the actor can see but not edit is forbidden, and a token
+// without posts:write changes nothing, even its owner's posts.
 func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) (domain.Post, error) {
 	post, err := r.Posts.Lock(ctx, id)
 	switch {
@@ -212,6 +216,8 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) 
 		return domain.Post{}, domain.ErrNotFound
 	case !post.CanEdit(actor.User.ID):
 		return domain.Post{}, domain.ErrForbidden
+	case !actor.Can(domain.AbilityPostsWrite):
+		return domain.Post{}, domain.ErrInvalidAbility
 	}
 	return post, nil
 }
@@ -236,9 +242,7 @@ func (p *Posts) saveImage(ctx context.Context, img *ports.Image) (string, error)
 // failure leaves an orphaned file, never a dangling reference, so it is not
 // the request's failure.
 func (p *Posts) removeFile(ctx context.Context, path string) {
-	if path != "" {
-		_ = p.files.Delete(context.WithoutCancel(ctx), path)
-	}
+	removeFiles(ctx, p.files, path)
 }
 
 // checkTags reports every id among ids that names no tag, as Laravel's

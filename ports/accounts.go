@@ -69,3 +69,48 @@ type Tokens interface {
 	// Prune deletes every expired token.
 	Prune(ctx context.Context) (int64, error)
 }
+
+// ProfileInput is a validated profile update. CurrentPassword must be the
+// user's password when Email or Password changes.
+type ProfileInput struct {
+	Name            Optional[string]
+	Email           Optional[string]
+	Password        Optional[string]
+	CurrentPassword string
+}
+
+// Profile is the driving port of a user's own account.
+type Profile interface {
+	// Update changes what in sets. A changed e-mail or password needs the
+	// current password (an invalid field "current_password" otherwise);
+	// domain.ErrEmailTaken. A password change revokes every token and
+	// session of the user and returns a fresh token, nil otherwise.
+	Update(ctx context.Context, actor domain.Actor, in ProfileInput) (domain.User, *domain.PlainToken, error)
+	// SetAvatar stores img as the user's avatar and removes the old one.
+	SetAvatar(ctx context.Context, actor domain.Actor, img Image) (domain.User, error)
+	// Delete removes the account with its tokens, sessions, posts, comments
+	// and files, after checking the current password (an invalid field
+	// "current_password" otherwise).
+	Delete(ctx context.Context, actor domain.Actor, currentPassword string) error
+}
+
+// Sessions is the driving port of browser sessions (Sanctum's stateful
+// mode). A session is named by the value of its cookie, which only the
+// browser holds; the store keeps its digest.
+type Sessions interface {
+	// Start opens a session without a user and returns its cookie value.
+	Start(ctx context.Context) (string, domain.Session, error)
+	// Find returns the live session a cookie names, marking it active.
+	// domain.ErrNotFound when there is none or it has been idle too long.
+	Find(ctx context.Context, cookie string) (domain.Session, error)
+	// Login checks the credentials as Accounts.Login does (same throttle,
+	// same errors) and binds the user to a new session that replaces the
+	// one cookie names, so an id known before login is worthless after it.
+	Login(ctx context.Context, cookie string, in LoginInput) (string, domain.Session, domain.User, error)
+	// Logout deletes the session cookie names.
+	Logout(ctx context.Context, cookie string) error
+	// Actor returns who acts through session s: its user, with every
+	// ability. domain.ErrUnauthenticated for a session without a user or
+	// whose user is gone.
+	Actor(ctx context.Context, s domain.Session) (domain.Actor, error)
+}

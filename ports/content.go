@@ -60,17 +60,20 @@ type Posts interface {
 	// ListAfter returns up to limit posts after cursor (nil: from the start)
 	// and the cursor of the next page, nil at the end.
 	ListAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]PostView, *PostCursor, error)
-	// Show returns a post with author, tags and first comments.
-	// domain.ErrNotFound when it does not exist or viewer may not see it.
-	Show(ctx context.Context, viewer int64, id int64) (PostView, error)
+	// Show returns a post with author, tags and, withComments, its first
+	// ShowComments comments. domain.ErrNotFound when it does not exist or
+	// viewer may not see it.
+	Show(ctx context.Context, viewer int64, id int64, withComments bool) (PostView, error)
 	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
 	// the actor lacks posts:write; an invalid field for unknown tags.
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
-	// for anybody but the author.
+	// for anybody but the author, domain.ErrInvalidAbility for a token
+	// without posts:write.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch) (PostView, error)
 	// Delete removes the post, its comments and its image.
-	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author.
+	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author,
+	// domain.ErrInvalidAbility for a token without posts:write.
 	Delete(ctx context.Context, actor domain.Actor, id int64) error
 }
 

@@ -63,6 +63,11 @@ type PostRepository interface {
 	// SetTags replaces the post's tags. domain.ErrNotFound when the post or
 	// one of the tags does not exist.
 	SetTags(ctx context.Context, postID int64, tagIDs []int64) error
+	// ImagePathsByAuthor returns the image paths of the author's posts that
+	// have an image, in post id order, and none for an unknown author. The
+	// store's cascade removes the posts of a deleted user but not their
+	// files, so the caller reads these first and removes the files after.
+	ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error)
 }
 
 // TagRepository keeps tags.

@@ -38,17 +38,8 @@ func (s *Server) register(c *fiber.Ctx) error {
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
-	body, err := jsonBody(c)
+	in, err := loginInput(c)
 	if err != nil {
-		return err
-	}
-	v := validate.New(body, validate.Laravel)
-	in := ports.LoginInput{
-		Email:    v.String("email", validate.Required, validate.Email),
-		Password: v.String("password", validate.Required, validate.NoTrim),
-		IP:       c.IP(),
-	}
-	if err := v.Err(); err != nil {
 		return err
 	}
 	u, token, err := s.accounts.Login(c.UserContext(), in)
@@ -58,9 +49,29 @@ func (s *Server) login(c *fiber.Ctx) error {
 	return c.JSON(authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
 }
 
+// loginInput validates the body of a login, by token or by session.
+func loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
+	body, err := jsonBody(c)
+	if err != nil {
+		return ports.LoginInput{}, err
+	}
+	v := validate.New(body, validate.Laravel)
+	in := ports.LoginInput{
+		Email:    v.String("email", validate.Required, validate.Email),
+		Password: v.String("password", validate.Required, validate.NoTrim),
+		IP:       c.IP(),
+	}
+	return in, v.Err()
+}
+
+// logout ends what authenticated the request: the presented token, or the
+// browser session.
 func (s *Server) logout(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
 	if err := s.accounts.Logout(c.UserContext(), actor); err != nil {
+		return err
+	}
+	if err := s.endSession(c); err != nil {
 		return err
 	}
 	return c.JSON(message{"Logged out successfully."})

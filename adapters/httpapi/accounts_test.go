@@ -436,7 +436,7 @@ func TestBodyOverLimit(t *testing.T) {
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	head := "POST /api/v1/register HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\nContent-Length: 2097152\r\n\r\n"
+	head := "POST /api/v1/register HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\nContent-Length: 9437184\r\n\r\n"
 	if _, err := io.WriteString(conn, head); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,12 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
 )
 
 // jsonBody decodes an area A request body into a map for validation. An
@@ -44,4 +48,19 @@ func isJSON(contentType string) bool {
 		return false
 	}
 	return mt == fiber.MIMEApplicationJSON || (len(mt) > 17 && mt[:12] == "application/" && mt[len(mt)-5:] == "+json")
+}
+
+// pathID reads the record id in path parameter name. Only plain decimal
+// digits naming a positive int64 are ids ("+1", "1e3" and "0" are not);
+// anything else names no record, so it is a 404 like a missing one.
+func pathID(c *fiber.Ctx, name string) (int64, error) {
+	raw := c.Params(name)
+	if raw == "" || strings.Trim(raw, "0123456789") != "" {
+		return 0, domain.ErrNotFound
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, domain.ErrNotFound
+	}
+	return id, nil
 }

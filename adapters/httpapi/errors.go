@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -29,10 +30,22 @@ var kindStatus = map[domain.Kind]int{
 	domain.Internal:        http.StatusInternalServerError,
 }
 
+// codeStatus overrides kindStatus for errors whose status is not their
+// kind's: a CSRF mismatch is Laravel's 419, not a plain 403, so that a
+// front end can tell "fetch a new CSRF cookie" from "not allowed".
+var codeStatus = map[string]int{
+	domain.ErrCSRFMismatch.Code: statusCSRFMismatch,
+}
+
+// statusCSRFMismatch is Laravel's "Page Expired", which net/http has no
+// name for.
+const statusCSRFMismatch = 419
+
 // conflictField names the request field a conflict is reported on: area A
 // reports uniqueness as a validation failure, as Laravel's unique rule does.
 var conflictField = map[string]string{
 	domain.ErrEmailTaken.Code: "email",
+	domain.ErrTagTaken.Code:   "name",
 }
 
 // statusMessage is area A's message for HTTP-level errors, keyed by status.
@@ -68,11 +81,25 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 	}
 
 	de, ok := domain.AsError(err)
+	if !ok && errors.Is(err, context.DeadlineExceeded) {
+		// The request's deadline ran out in a call that did not say why,
+		// typically while waiting for the store: the service is overloaded
+		// or its store unreachable, which is a 503, not a bug.
+		de, ok = domain.ErrUnavailable, true
+	}
 	if !ok {
 		logFault(c, log, err)
 		return c.Status(http.StatusInternalServerError).JSON(errorBody{Message: statusMessage[http.StatusInternalServerError]})
 	}
+	if errors.Is(de, domain.ErrCannotCreatePosts) {
+		// The specification shows this refusal as the controller's own
+		// response: a message and nothing else.
+		return c.Status(http.StatusForbidden).JSON(message{de.Message})
+	}
 	status := kindStatus[de.Kind]
+	if st, ok := codeStatus[de.Code]; ok {
+		status = st
+	}
 	body := errorBody{Message: de.Message, Errors: de.Fields}
 	switch de.Kind {
 	case domain.Invalid:

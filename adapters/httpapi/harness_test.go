@@ -18,6 +18,8 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/httpapi/cors"
+	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/adapters/passwords"
@@ -70,7 +72,18 @@ var start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 type options struct {
 	bcryptCost  int
 	maxAttempts int
+	// stateful replaces the hosts whose pages may use session cookies,
+	// statefulDefault; cors is the cross-origin policy.
+	stateful []string
+	cors     cors.Config
+	appURL   string
 }
+
+// statefulDefault is STATEFUL_DOMAINS's default.
+var statefulDefault = []string{"localhost", "localhost:3000", "127.0.0.1", "127.0.0.1:8000", "::1"}
+
+// sessionLifetime is how long the harness's browser sessions may idle.
+const sessionLifetime = 120 * time.Minute
 
 // harness is the whole service over one store, with a clock tests move.
 type harness struct {
@@ -96,7 +109,11 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	storage := t.TempDir()
 	files := localfs.New(localfs.Config{Dir: storage})
-	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: storage}, log, httpapi.Services{
+	if o.stateful == nil {
+		o.stateful = statefulDefault
+	}
+	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL}
+	srv := httpapi.New(httpCfg, log, httpapi.Services{
 		Store:    store,
 		Accounts: accounts,
 		Tokens:   tokens,
@@ -105,6 +122,8 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		Posts:    app.NewPosts(store, files, clk),
 		Comments: app.NewComments(store, clk),
 		Tags:     app.NewTags(store, clk),
+		Profile:  app.NewProfile(store, hasher, random.NewSecrets(), files, clk, cfg),
+		Sessions: app.NewSessions(store, accounts, random.NewSecrets(), clk, app.SessionsConfig{Lifetime: sessionLifetime}),
 	})
 	return &harness{t: t, storage: storage, store: store, clock: clk, server: srv}
 }
@@ -161,6 +180,7 @@ func (h *harness) do(method, path string, body any, headers ...string) response 
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	openapitest.Check(h.t, req, resp, raw)
 	out := response{status: resp.StatusCode, header: resp.Header, raw: raw}
 	if len(raw) > 0 && raw[0] == '{' {
 		if err := json.Unmarshal(raw, &out.body); err != nil {

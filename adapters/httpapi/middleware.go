@@ -10,7 +10,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
 // Keys of request-scoped values in fiber.Ctx.Locals.
@@ -73,16 +72,16 @@ func bearer(c *fiber.Ctx) string {
 }
 
 // requireAuth is Sanctum's "auth:sanctum": the request must present a valid
-// token; the actor is then available to handlers through actorOf.
-func requireAuth(accounts ports.Accounts) fiber.Handler {
+// token, or come from a stateful domain with a signed-in session; the actor
+// is then available to handlers through actorOf.
+func requireAuth(a *authenticator) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		token := bearer(c)
-		if token == "" {
-			return domain.ErrUnauthenticated
-		}
-		actor, err := accounts.Authenticate(c.UserContext(), token)
+		actor, ok, err := a.actor(c)
 		if err != nil {
 			return err
+		}
+		if !ok {
+			return domain.ErrUnauthenticated
 		}
 		c.Locals(localActor, actor)
 		return c.Next()
@@ -116,21 +115,17 @@ func ability(anyOf ...string) fiber.Handler {
 	}
 }
 
-// optionalAuth identifies the caller on a public route when a valid token
-// comes with the request, and lets the request through as anonymous
-// otherwise, as Laravel's $request->user('sanctum') does. Faults of the
-// store still fail the request.
-func optionalAuth(accounts ports.Accounts) fiber.Handler {
+// optionalAuth identifies the caller on a public route when valid
+// credentials come with the request, and lets the request through as
+// anonymous otherwise, as Laravel's $request->user('sanctum') does. Faults
+// of the store, and a session's CSRF mismatch, still fail the request.
+func optionalAuth(a *authenticator) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		token := bearer(c)
-		if token == "" {
-			return c.Next()
-		}
-		actor, err := accounts.Authenticate(c.UserContext(), token)
+		actor, ok, err := a.actor(c)
 		switch {
-		case err == nil:
+		case err == nil && ok:
 			c.Locals(localActor, actor)
-		case domain.KindOf(err) != domain.Unauthenticated:
+		case err != nil && domain.KindOf(err) != domain.Unauthenticated:
 			return err
 		}
 		return c.Next()

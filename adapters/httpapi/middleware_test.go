@@ -34,7 +34,7 @@ func newTestServer() *Server {
 
 func TestRouteGuards(t *testing.T) {
 	s := newTestServer()
-	auth := requireAuth(s.accounts)
+	auth := requireAuth(s.auth)
 	ok := func(c *fiber.Ctx) error { return c.SendString("ok") }
 	s.app.Get("/api/test/abilities", auth, abilities("posts:read", "posts:write"), ok)
 	s.app.Get("/api/test/ability", auth, ability("posts:read", "posts:write"), ok)

@@ -34,7 +34,7 @@ type postAttributes struct {
 type postRelationships struct {
 	Author   *authorJSON   `json:"author,omitempty"`
 	Tags     []tagJSON     `json:"tags"`
-	Comments []commentJSON `json:"comments,omitempty"`
+	Comments []commentJSON `json:"comments,omitzero"` // [] on the single read, absent in lists
 }
 
 type selfLink struct {

@@ -31,6 +31,10 @@ type Config struct {
 	// CrudRequireToken makes area B's writes need a bearer token
 	// (CRUD_AUTH=token).
 	CrudRequireToken bool
+	// StatefulDomains are the hosts (host or host:port) whose browser
+	// requests, told by Origin or else Referer, may authenticate with a
+	// session cookie (STATEFUL_DOMAINS).
+	StatefulDomains []string
 }
 
 // Services are the driving ports the routes call, and the store for plain
@@ -44,6 +48,8 @@ type Services struct {
 	Posts    ports.Posts
 	Comments ports.Comments
 	Tags     ports.Tags
+	Profile  ports.Profile
+	Sessions ports.Sessions
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -56,7 +62,12 @@ type Server struct {
 	comments ports.Comments
 	tags     ports.Tags
 	store    ports.Store
+	profile  ports.Profile
+	sessions ports.Sessions
+	auth     *authenticator
 	app      *fiber.App
+	metrics  *metrics
+	labels   *routeLabels
 }
 
 // New builds the Fiber app with every route of both areas.
@@ -64,6 +75,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s := &Server{
 		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, store: svc.Store,
+		metrics: newMetrics(svc.Store),
+		profile: svc.Profile, sessions: svc.Sessions,
+		auth: newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 	}
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
@@ -71,17 +85,28 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		Immutable:             true,
 		BodyLimit:             cfg.BodyLimit,
 		DisableStartupMessage: true,
-		ErrorHandler:          s.handleError,
+		ErrorHandler:          s.handleRejected,
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           120 * time.Second,
+
+		// Multipart bodies are parsed by the handlers that take them, so
+		// that a broken one is answered in the route's own terms and other
+		// routes never spend time on one.
+		DisablePreParseMultipartForm: true,
 	})
+	s.labels = &routeLabels{app: s.app}
 	s.app.Use(withRequestID)
+	// observe comes before recover so that a panic is logged and counted
+	// as the 500 it becomes.
+	s.app.Use(s.observe)
 	s.app.Use(recover.New())
 	// CORS comes before any route so that preflights are answered by it.
 	s.app.Use(cors.New(cfg.CORS))
 	s.app.Use(withDeadline(cfg.RequestTimeout))
+	s.operations()
 	s.routes()
+	s.docs()
 	crud.Mount(s.app, crud.Deps{
 		People:       svc.People,
 		Products:     svc.Products,
@@ -101,12 +126,25 @@ func (s *Server) routes() {
 	v1.Post("/register", s.register)
 	v1.Post("/login", s.login)
 
-	auth := requireAuth(s.accounts)
+	auth := requireAuth(s.auth)
 	v1.Post("/logout", auth, s.logout)
 	v1.Get("/user", auth, s.me)
+	v1.Put("/user", auth, s.updateProfile)
+	v1.Post("/user/avatar", auth, s.updateAvatar)
+	v1.Delete("/user", auth, s.deleteAccount)
 	v1.Get("/tokens", auth, s.listTokens)
 	v1.Post("/tokens", auth, s.createToken)
 	v1.Delete("/tokens/:id", auth, s.deleteToken)
+
+	optional := optionalAuth(s.auth)
+	v1.Get("/posts", optional, s.listPosts)
+	v1.Get("/posts/:post", optional, s.showPost)
+	v1.Post("/posts", auth, s.createPost)
+	v1.Put("/posts/:post", auth, s.updatePost)
+	v1.Delete("/posts/:post", auth, s.deletePost)
+	v1.Get("/tags", s.listTags)
+	v1.Post("/tags", auth, s.createTag)
+	s.serveStorage()
 
 	v1.Get("/posts/:post/comments", auth, s.listComments)
 	v1.Post("/posts/:post/comments", auth, s.createComment)
@@ -125,6 +163,12 @@ func (s *Server) routes() {
 	v2.Put("/posts/:post", auth, write, s.updatePostV2)
 	v2.Patch("/posts/:post", auth, write, s.updatePostV2)
 	v2.Delete("/posts/:post", auth, write, s.deletePostV2)
+
+	// Browser sessions live outside /api, where Sanctum puts them, but
+	// answer in area A's shape.
+	s.app.Get("/sanctum/csrf-cookie", s.csrfCookie)
+	s.app.Post("/login", s.sessionLogin)
+	s.app.Post("/logout", s.sessionLogout)
 }
 
 // handleError renders every error that reaches Fiber in the shape of the

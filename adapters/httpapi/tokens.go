@@ -2,13 +2,11 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
-	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -53,9 +51,9 @@ func (s *Server) createToken(c *fiber.Ctx) error {
 }
 
 func (s *Server) deleteToken(c *fiber.Ctx) error {
-	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return domain.ErrNotFound
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
 	}
 	actor, _ := actorOf(c)
 	if err := s.tokens.Delete(c.UserContext(), actor, id); err != nil {

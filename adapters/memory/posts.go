@@ -238,3 +238,21 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 		return nil
 	})
 }
+
+func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	var ids []int64
+	var paths []string
+	err := r.u.read(ctx, func(s *state) error {
+		for id, p := range s.posts {
+			if p.AuthorID == authorID && p.ImagePath != "" {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			paths = append(paths, s.posts[id].ImagePath)
+		}
+		return nil
+	})
+	return paths, err
+}

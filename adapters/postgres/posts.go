@@ -168,3 +168,11 @@ func postOf(row db.Post) domain.Post {
 		UpdatedAt:   timeOf(row.UpdatedAt),
 	})
 }
+
+func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	paths, err := r.q.ImagePathsByAuthor(ctx, authorID)
+	if err != nil {
+		return nil, storeError(fmt.Sprintf("image paths of author %d", authorID), err)
+	}
+	return paths, nil
+}

@@ -157,3 +157,11 @@ func postFromRow(row db.Post) domain.Post {
 		UpdatedAt:   fromMicros(row.UpdatedAt),
 	})
 }
+
+func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	paths, err := r.c.read.ImagePathsByAuthor(ctx, authorID)
+	if err != nil {
+		return nil, wrap(fmt.Sprintf("image paths of author %d", authorID), err)
+	}
+	return paths, nil
+}

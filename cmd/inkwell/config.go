@@ -36,6 +36,8 @@ type environment struct {
 	BcryptCost             int           `env:"BCRYPT_COST" envDefault:"12"`
 	StorageDir             string        `env:"STORAGE_DIR" envDefault:"./data/storage"`
 	LoginMaxAttempts       int           `env:"LOGIN_MAX_ATTEMPTS" envDefault:"5"`
+	SessionLifetimeMinutes int           `env:"SESSION_LIFETIME_MINUTES" envDefault:"120"`
+	StatefulDomains        []string      `env:"STATEFUL_DOMAINS" envSeparator:"," envDefault:"localhost,localhost:3000,127.0.0.1,127.0.0.1:8000,::1"`
 	RequestTimeout         time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
 	BodyLimitBytes         int           `env:"BODY_LIMIT_BYTES" envDefault:"8388608"`
 	LogLevel               string        `env:"LOG_LEVEL" envDefault:"info"`
@@ -77,6 +79,8 @@ func (e environment) check() error {
 		return fmt.Errorf("BCRYPT_COST: %d is outside %d-%d", e.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
 	case e.LoginMaxAttempts < 0:
 		return fmt.Errorf("LOGIN_MAX_ATTEMPTS: %d is negative (0 turns the limit off)", e.LoginMaxAttempts)
+	case e.SessionLifetimeMinutes <= 0:
+		return fmt.Errorf("SESSION_LIFETIME_MINUTES: %d must be positive", e.SessionLifetimeMinutes)
 	case e.RequestTimeout <= 0:
 		return fmt.Errorf("REQUEST_TIMEOUT: %s must be positive", e.RequestTimeout)
 	case e.BodyLimitBytes <= 0:
@@ -138,10 +142,14 @@ func (e environment) service() inkwell.Config {
 			},
 			CrudRequireToken: e.CrudAuth == "token",
 			StorageDir:       e.StorageDir,
+			StatefulDomains:  e.StatefulDomains,
 		},
 		Accounts: app.AccountsConfig{
 			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
 			LoginMaxAttempts: e.LoginMaxAttempts,
+		},
+		Sessions: app.SessionsConfig{
+			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},
 		Passwords: passwords.Config{Cost: e.BcryptCost},
 		Files:     localfs.Config{Dir: e.StorageDir},

@@ -143,6 +143,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"APP_URL", "example.com"},
 		{"LOG_LEVEL", "loud"},
 		{"REQUEST_TIMEOUT", "soon"},
+		{"SESSION_LIFETIME_MINUTES", "0"},
+		{"SESSION_LIFETIME_MINUTES", "two hours"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.key, tc.value)

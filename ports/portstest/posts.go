@@ -27,6 +27,7 @@ var postTests = []storeTest{
 	{"ListFilters", testPostListFilters},
 	{"ListAfter", testPostListAfter},
 	{"ListAfterCursor", testPostListAfterCursor},
+	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
 }
 
 func testPostRoundTrip(t *testing.T, st ports.Store) {
@@ -949,5 +950,45 @@ func testPostListAfterCursor(t *testing.T, st ports.Store) {
 		if checkErr(t, what, err, nil) {
 			checkPosts(t, what, got, l.pick(tc.want...))
 		}
+	}
+}
+
+// testPostImagePathsByAuthor checks the paths an account deletion removes:
+// the author's images only, in post id order, inside a transaction too,
+// and none for posts without an image or an unknown author.
+func testPostImagePathsByAuthor(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	bob := createUser(t, r, newUser("Bob", "bob@example.com"))
+	withImage := func(authorID int64, title, path string, created time.Time) {
+		p := newPost(t, authorID, title, domain.StatusDraft, created)
+		p.SetImage(path, created)
+		createPost(t, r, p)
+	}
+	withImage(ann.ID, "First", "posts/b.png", base)
+	createPost(t, r, newPost(t, ann.ID, "Bare", domain.StatusPublished, at(time.Minute)))
+	withImage(bob.ID, "Bob's", "posts/c.gif", at(2*time.Minute))
+	withImage(ann.ID, "Second", "posts/a.webp", at(3*time.Minute))
+
+	for _, via := range bothPlaces {
+		t.Run(via.name, func(t *testing.T) {
+			var got, none []string
+			err := via.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				if got, err = r.Posts.ImagePathsByAuthor(ctx, ann.ID); err != nil {
+					return err
+				}
+				none, err = r.Posts.ImagePathsByAuthor(ctx, bob.ID+ann.ID+1)
+				return err
+			})
+			if !checkErr(t, "Posts.ImagePathsByAuthor", err, nil) {
+				return
+			}
+			check(t, "Posts.ImagePathsByAuthor of Ann", got, []string{"posts/b.png", "posts/a.webp"})
+			if len(none) != 0 {
+				t.Errorf("Posts.ImagePathsByAuthor of an unknown author: got %v, want none", none)
+			}
+		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/adapters/postgres"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
@@ -147,6 +148,7 @@ func (a *api) do(method, path, contentType, body string, header ...string) reply
 	if err != nil {
 		a.t.Fatalf("%s %s: read body: %v", method, path, err)
 	}
+	openapitest.Check(a.t, req, res, raw, openapitest.WithoutHeader("X-Request-ID"))
 	r := reply{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 	if len(raw) > 0 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &r); err != nil {

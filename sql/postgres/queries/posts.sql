@@ -65,3 +65,10 @@ WITH post AS (
     ON CONFLICT DO NOTHING
 )
 SELECT count(*) FROM post;
+
+-- ImagePathsByAuthor lists the stored images of an author's posts, which
+-- deleting the author orphans; posts_author_id finds the posts.
+-- name: ImagePathsByAuthor :many
+SELECT image_path FROM posts
+WHERE author_id = @author_id AND image_path <> ''
+ORDER BY id;

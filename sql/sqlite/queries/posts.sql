@@ -56,3 +56,10 @@ DELETE FROM post_tags WHERE post_id = @post_id;
 INSERT INTO post_tags (post_id, tag_id)
 SELECT @post_id, tags.id FROM tags WHERE tags.id IN (sqlc.slice('tag_ids'))
 ON CONFLICT DO NOTHING;
+
+-- ImagePathsByAuthor lists the stored images of an author's posts, which
+-- deleting the author orphans; posts_author_id finds the posts.
+-- name: ImagePathsByAuthor :many
+SELECT image_path FROM posts
+WHERE author_id = @author_id AND image_path <> ''
+ORDER BY id;

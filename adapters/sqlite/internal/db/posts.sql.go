@@ -159,6 +159,37 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (Post, error) {
 	return i, err
 }
 
+const imagePathsByAuthor = `-- name: ImagePathsByAuthor :many
+SELECT image_path FROM posts
+WHERE author_id = ?1 AND image_path <> ''
+ORDER BY id
+`
+
+// ImagePathsByAuthor lists the stored images of an author's posts, which
+// deleting the author orphans; posts_author_id finds the posts.
+func (q *Queries) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	rows, err := q.db.QueryContext(ctx, imagePathsByAuthor, authorID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var image_path string
+		if err := rows.Scan(&image_path); err != nil {
+			return nil, err
+		}
+		items = append(items, image_path)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lastSlugSuffix = `-- name: LastSlugSuffix :one
 SELECT CAST(coalesce(max(
     CASE WHEN slug = ?1 THEN 1

@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+)
+
+// maxCommentLength bounds a comment's body, in characters.
+const maxCommentLength = 5000
+
+// commentBody decodes and validates the body of a comment create or
+// update. Both require the body, the only field a comment has.
+func commentBody(c *fiber.Ctx) (string, error) {
+	raw, err := jsonBody(c)
+	if err != nil {
+		return "", err
+	}
+	v := validate.New(raw, validate.Laravel)
+	body := v.String("body", validate.Required, validate.Max(maxCommentLength))
+	return body, v.Err()
+}
+
+func (s *Server) listComments(c *fiber.Ctx) error {
+	post, err := pathID(c, "post")
+	if err != nil {
+		return err
+	}
+	page, perPage, err := pageParams(c)
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	views, total, err := s.comments.List(c.UserContext(), actor, post, offsetPage(page, perPage))
+	if err != nil {
+		return err
+	}
+	data := make([]commentJSON, len(views))
+	for i, v := range views {
+		data[i] = s.presentComment(c, v)
+	}
+	return c.JSON(s.paginate(c, data, len(data), total, page, perPage, ""))
+}
+
+func (s *Server) createComment(c *fiber.Ctx) error {
+	post, err := pathID(c, "post")
+	if err != nil {
+		return err
+	}
+	body, err := commentBody(c)
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	view, err := s.comments.Create(c.UserContext(), actor, post, body)
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": s.presentComment(c, view)})
+}
+
+func (s *Server) showComment(c *fiber.Ctx) error {
+	id, err := pathID(c, "comment")
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	view, err := s.comments.Get(c.UserContext(), actor, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": s.presentComment(c, view)})
+}
+
+func (s *Server) updateComment(c *fiber.Ctx) error {
+	id, err := pathID(c, "comment")
+	if err != nil {
+		return err
+	}
+	body, err := commentBody(c)
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	view, err := s.comments.Update(c.UserContext(), actor, id, body)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": s.presentComment(c, view)})
+}
+
+func (s *Server) deleteComment(c *fiber.Ctx) error {
+	id, err := pathID(c, "comment")
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	if err := s.comments.Delete(c.UserContext(), actor, id); err != nil {
+		return err
+	}
+	return c.JSON(message{"Comment deleted successfully."})
+}

@@ -1,0 +1,134 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromium is Debian's Chromium, which the browser test drives.
+const chromium = "/usr/bin/chromium"
+
+// TestDocsInBrowser opens /docs in a real browser, served by a real
+// listener, and checks that Swagger UI renders the operations from files of
+// this server alone, and that "Try it out" calls this server.
+func TestDocsInBrowser(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("REQUIRE_BROWSER") == "1" {
+			t.Fatalf("REQUIRE_BROWSER=1 but Chromium is missing at %s: %v", chromium, err)
+		}
+		t.Skipf("Chromium is not installed at %s (apt-get install chromium); set REQUIRE_BROWSER=1 to fail instead of skipping", chromium)
+	}
+	h := newHarness(t, stores[0].open(t), options{})
+	base := h.listen()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(allocCtx)
+	defer cancelTab()
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	// Closing the browser before the test ends lets it finish writing its
+	// profile before the temporary directory goes.
+	defer chromedp.Cancel(tab)
+
+	// Every request the page makes, and every error it reports, such as a
+	// resource the Content-Security-Policy refused.
+	var (
+		mu       sync.Mutex
+		requests []string
+		problems []string
+	)
+	err := chromedp.Listen(tab, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, ev.Request.URL)
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				problems = append(problems, "console error")
+			}
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError {
+				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The deep link opens GET /users, whose "Try it out" is already on.
+	op := "#operations-Users-listUsers"
+	err = chromedp.Do(tab,
+		chromedp.Navigate(base+"/docs#/Users/listUsers"),
+		chromedp.WaitVisible(chromedp.CSS(".opblock-summary-path")),
+		chromedp.WaitVisible(chromedp.CSS(op+" .execute")),
+		chromedp.Click(chromedp.CSS(op+" .execute")),
+		chromedp.WaitVisible(chromedp.CSS(op+" .live-responses-table tr.response .response-col_status")),
+	)
+	if err != nil {
+		t.Fatalf("render and try GET /users: %v", err)
+	}
+	text, err := chromedp.Run(tab, chromedp.TextContent(chromedp.CSS("#swagger-ui")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Inkwell API", "/api/v1/register", "/api/v1/posts/{post}", "/api/v2/posts", "/users", "/products/{id}", "/api/v2/users/{id}", "/openapi.json"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page does not show %s", want)
+		}
+	}
+	status, err := chromedp.Run(tab, chromedp.TextContent(chromedp.CSS(op+" .live-responses-table tr.response .response-col_status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(status) != "200" {
+		t.Errorf("Try it out on GET /users: got status %q, want 200", status)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	origin, _ := url.Parse(base)
+	var triedUsers bool
+	for _, raw := range requests {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "data" && u.Host != origin.Host) {
+			t.Errorf("the page requested %s, which is not on this server", raw)
+			continue
+		}
+		triedUsers = triedUsers || u.Path == "/users"
+	}
+	if !triedUsers {
+		t.Errorf("Try it out did not call GET /users on this server; requests: %v", requests)
+	}
+	for _, p := range problems {
+		t.Errorf("the page reported a problem: %s", p)
+	}
+}

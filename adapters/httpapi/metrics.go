@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/inkwell/inkwell/ports"
+)
+
+// metrics are the server's Prometheus series. Each server has a registry of
+// its own rather than the global default, so that several servers can live
+// in one process (tests build many) without clashing registrations.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+// queryCounter is implemented by stores that count the statements they send.
+type queryCounter interface {
+	Queries() int64
+}
+
+// newMetrics registers the request series, the Go runtime and process
+// collectors, and whatever figures store offers about itself.
+func newMetrics(store ports.Store) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "http_requests_total",
+			Help: "HTTP requests answered, by method, route template and status.",
+		}, []string{"method", "route", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "http_request_duration_seconds",
+			Help:    "Time from the request reaching the router to its response being ready, by method, route template and status.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method", "route", "status"}),
+	}
+	m.registry.MustRegister(
+		m.requests, m.duration,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	if pr, ok := store.(ports.PoolReporter); ok {
+		m.registry.MustRegister(poolCollector{pr})
+	}
+	if qc, ok := store.(queryCounter); ok {
+		m.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "store_queries_total",
+			Help: "Statements sent to the store.",
+		}, func() float64 { return float64(qc.Queries()) }))
+	}
+	return m
+}
+
+// observe counts one answered request.
+func (m *metrics) observe(method, route string, status int, took time.Duration) {
+	code := strconv.Itoa(status)
+	m.requests.WithLabelValues(method, route, code).Inc()
+	m.duration.WithLabelValues(method, route, code).Observe(took.Seconds())
+}
+
+// handler serves the registry in the Prometheus text format (or OpenMetrics
+// when the scraper asks for it).
+func (m *metrics) handler() fiber.Handler {
+	return adaptor.HTTPHandler(promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{}))
+}
+
+// Descriptions of the store pool series; every one has the pool label.
+var (
+	poolInUse = prometheus.NewDesc("store_pool_acquired_connections",
+		"Connections currently handed out by the pool.", []string{"pool"}, nil)
+	poolIdle = prometheus.NewDesc("store_pool_idle_connections",
+		"Connections idle in the pool.", []string{"pool"}, nil)
+	poolOpen = prometheus.NewDesc("store_pool_total_connections",
+		"Connections the pool holds, in use, idle or being opened.", []string{"pool"}, nil)
+	poolMax = prometheus.NewDesc("store_pool_max_connections",
+		"The most connections the pool may hold.", []string{"pool"}, nil)
+	poolWaits = prometheus.NewDesc("store_pool_waits_total",
+		"Acquisitions that found no idle connection and waited.", []string{"pool"}, nil)
+	poolWaitTime = prometheus.NewDesc("store_pool_wait_seconds_total",
+		"Total time acquisitions spent waiting for a connection.", []string{"pool"}, nil)
+	poolAcquires = prometheus.NewDesc("store_pool_acquires_total",
+		"Successful acquisitions of a connection.", []string{"pool"}, nil)
+	poolAcquireTime = prometheus.NewDesc("store_pool_acquire_seconds_total",
+		"Total time successful acquisitions took.", []string{"pool"}, nil)
+)
+
+// poolCollector reads the store's pool figures at scrape time, so that the
+// series are as fresh as the scrape and cost nothing between scrapes.
+type poolCollector struct {
+	store ports.PoolReporter
+}
+
+func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{poolInUse, poolIdle, poolOpen, poolMax, poolWaits, poolWaitTime, poolAcquires, poolAcquireTime} {
+		ch <- d
+	}
+}
+
+func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, st := range p.store.PoolStats() {
+		gauge := func(d *prometheus.Desc, v float64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, st.Pool)
+		}
+		counter := func(d *prometheus.Desc, v float64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, st.Pool)
+		}
+		gauge(poolInUse, float64(st.InUse))
+		gauge(poolIdle, float64(st.Idle))
+		gauge(poolOpen, float64(st.Open))
+		gauge(poolMax, float64(st.Max))
+		counter(poolWaits, float64(st.Waits))
+		counter(poolWaitTime, st.WaitTime.Seconds())
+		if st.CountsAcquires {
+			counter(poolAcquires, float64(st.Acquires))
+			counter(poolAcquireTime, st.AcquireTime.Seconds())
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// apiV1 is the path prefix of version 1, which post links point into.
+const apiV1 = "/api/v1"
+
+// maxPostTags bounds the tags of one post, so that a request can't make
+// the store look up an unbounded list of ids.
+const maxPostTags = 100
+
+func (s *Server) listPosts(c *fiber.Ctx) error {
+	f, filterErr := postFilter(c)
+	page, perPage, pageErr := pageParams(c)
+	if err := joinInvalid(filterErr, pageErr); err != nil {
+		return err
+	}
+	views, total, err := s.posts.List(c.UserContext(), f, offsetPage(page, perPage))
+	if err != nil {
+		return err
+	}
+	data := make([]postJSON, len(views))
+	for i, v := range views {
+		data[i] = s.presentPost(c, apiV1, v, postInList)
+	}
+	return c.JSON(s.paginate(c, data, len(views), total, page, perPage, "v1"))
+}
+
+func (s *Server) showPost(c *fiber.Ctx) error {
+	id, err := pathID(c, "post")
+	if err != nil {
+		return err
+	}
+	view, err := s.posts.Show(c.UserContext(), viewerOf(c), id, true)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
+}
+
+// createPost refuses a token without posts:write before reading the body,
+// so that such a token learns nothing from validation and no upload is
+// decoded for it; the use case checks the ability again.
+func (s *Server) createPost(c *fiber.Ctx) error {
+	actor, _ := actorOf(c)
+	if !actor.Can(domain.AbilityPostsWrite) {
+		return domain.ErrCannotCreatePosts
+	}
+	body, err := formBody(c)
+	if err != nil {
+		return err
+	}
+	in, err := postInput(body)
+	if err != nil {
+		return err
+	}
+	view, err := s.posts.Create(c.UserContext(), actor, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
+}
+
+func (s *Server) updatePost(c *fiber.Ctx) error {
+	id, err := pathID(c, "post")
+	if err != nil {
+		return err
+	}
+	body, err := formBody(c)
+	if err != nil {
+		return err
+	}
+	patch, err := postPatch(body)
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	view, err := s.posts.Update(c.UserContext(), actor, id, patch)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
+}
+
+func (s *Server) deletePost(c *fiber.Ctx) error {
+	id, err := pathID(c, "post")
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	if err := s.posts.Delete(c.UserContext(), actor, id); err != nil {
+		return err
+	}
+	return c.JSON(message{"Post deleted successfully."})
+}
+
+// postFilter reads the list's search and status parameters; an empty
+// parameter is an absent one. The caller's own drafts are listed too.
+func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
+	query := map[string]any{}
+	for _, k := range []string{"search", "status"} {
+		if v := c.Query(k); v != "" {
+			query[k] = v
+		}
+	}
+	v := validate.New(query, validate.Laravel)
+	f := ports.PostFilter{
+		Viewer: viewerOf(c),
+		Search: v.String("search"),
+		Status: domain.PostStatus(v.String("status", validate.In(domain.Statuses...))),
+	}
+	return f, v.Err()
+}
+
+// postInput validates a new post, sent as JSON or as a multipart form.
+// Whether the tags exist is the use case's check.
+func postInput(body map[string]any) (ports.PostInput, error) {
+	v := validate.New(body, validate.Laravel)
+	in := ports.PostInput{
+		Title:  v.String("title", validate.Required, validate.Max(255)),
+		Body:   v.String("body", validate.Required),
+		Status: domain.PostStatus(v.String("status", validate.Required, validate.In(domain.Statuses...))),
+		TagIDs: v.Ints("tags", validate.Nullable, validate.MaxItems(maxPostTags)),
+	}
+	img, err := imageField(v, body, postImage)
+	if err != nil {
+		return ports.PostInput{}, err
+	}
+	in.Image = img
+	return in, v.Err()
+}
+
+// postPatch validates an update of version 1: title, body and status are
+// checked and changed only when present, and then may not be blank; tags
+// are not this route's business and are ignored. An image replaces the
+// stored one; otherwise remove_image=true clears it.
+func postPatch(body map[string]any) (ports.PostPatch, error) {
+	v := validate.New(body, validate.Laravel)
+	var p ports.PostPatch
+	if v.Has("title") {
+		p.Title = ports.Some(v.String("title", validate.Required, validate.Max(255)))
+	}
+	if v.Has("body") {
+		p.Body = ports.Some(v.String("body", validate.Required))
+	}
+	if v.Has("status") {
+		p.Status = ports.Some(domain.PostStatus(v.String("status", validate.Required, validate.In(domain.Statuses...))))
+	}
+	remove := v.Bool("remove_image", validate.Nullable)
+	img, err := imageField(v, body, postImage)
+	if err != nil {
+		return ports.PostPatch{}, err
+	}
+	switch {
+	case img != nil:
+		p.Image = ports.Some(img)
+	case remove != nil && *remove:
+		p.Image = ports.Some[*ports.Image](nil)
+	}
+	return p, v.Err()
+}
+
+// joinInvalid merges the validation errors of separately checked parts of
+// one request, so that every failure is reported at once. Any other error
+// is returned as it is.
+func joinInvalid(errs ...error) error {
+	var out *domain.Error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		de, ok := domain.AsError(err)
+		if !ok || de.Kind != domain.Invalid {
+			return err
+		}
+		if out == nil {
+			out = &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: "Validation failed.", Fields: map[string][]string{}}
+		}
+		for k, msgs := range de.Fields {
+			out.Fields[k] = append(out.Fields[k], msgs...)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,39 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+)
+
+// maxTagName bounds a tag's name in characters.
+const maxTagName = 50
+
+// listTags answers every tag, ordered by name. It is a plain read with no
+// rule to apply, so it goes to the store directly.
+func (s *Server) listTags(c *fiber.Ctx) error {
+	tags, err := s.store.Repos().Tags.List(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": presentTags(tags)})
+}
+
+func (s *Server) createTag(c *fiber.Ctx) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	v := validate.New(body, validate.Laravel)
+	name := v.String("name", validate.Required, validate.Max(maxTagName))
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tag, err := s.tags.Create(c.UserContext(), name)
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": presentTag(tag)})
+}

@@ -1,0 +1,208 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// avatarDir is where avatars are kept below the storage root.
+const avatarDir = "avatars"
+
+// Profile implements ports.Profile.
+type Profile struct {
+	store   ports.Store
+	hasher  ports.PasswordHasher
+	secrets ports.SecretGenerator
+	files   ports.FileStore
+	clock   ports.Clock
+	cfg     AccountsConfig
+}
+
+// NewProfile returns the use cases of a user's own account.
+func NewProfile(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, cfg AccountsConfig) *Profile {
+	return &Profile{store: store, hasher: hasher, secrets: secrets, files: files, clock: clock, cfg: cfg}
+}
+
+var _ ports.Profile = (*Profile)(nil)
+
+// wrongPassword is the failure of Laravel's current_password rule.
+func wrongPassword() error {
+	e := *domain.ErrPasswordMismatch
+	e.Fields = map[string][]string{"current_password": {e.Message}}
+	return &e
+}
+
+// Update implements ports.Profile. The current password is checked against
+// the hash the actor was authenticated with, and the transaction makes sure
+// that hash is still the stored one, so that a password changed meanwhile
+// can't be bypassed. Both hashes are computed before the transaction, so no
+// lock waits for them.
+func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.ProfileInput) (domain.User, *domain.PlainToken, error) {
+	before := actor.User
+	guarded := in.Password.Set || (in.Email.Set && in.Email.Value != before.Email)
+	if guarded {
+		if err := p.checkPassword(before, in.CurrentPassword); err != nil {
+			return domain.User{}, nil, err
+		}
+	}
+	var hash string
+	if in.Password.Set {
+		var err error
+		if hash, err = p.hasher.Hash(in.Password.Value); err != nil {
+			return domain.User{}, nil, fmt.Errorf("update profile: %w", err)
+		}
+	}
+	now := p.clock.Now()
+	var u domain.User
+	var plain *domain.PlainToken
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if u, err = r.Users.Lock(ctx, before.ID); err != nil {
+			return err
+		}
+		if guarded && u.PasswordHash != before.PasswordHash {
+			return wrongPassword()
+		}
+		changed := hash != ""
+		if in.Name.Set && in.Name.Value != u.Name {
+			u.Name, changed = in.Name.Value, true
+		}
+		if in.Email.Set && in.Email.Value != u.Email {
+			u.Email, changed = in.Email.Value, true
+		}
+		if !changed {
+			return nil
+		}
+		if hash != "" {
+			u.PasswordHash = hash
+		}
+		u.UpdatedAt = now
+		if err := r.Users.Update(ctx, u); err != nil || hash == "" {
+			return err
+		}
+		plain, err = p.revokeAndReissue(ctx, r, actor, now)
+		return err
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		// The account was deleted after the request was authenticated.
+		return domain.User{}, nil, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.User{}, nil, fmt.Errorf("update profile: %w", err)
+	}
+	return u, plain, nil
+}
+
+// revokeAndReissue ends every token and browser session of the actor's
+// user after a password change, since any of them may be what an attacker
+// holds, and issues the token the caller goes on with: as able as the one
+// presented, or able to do everything for a browser session, which was.
+func (p *Profile) revokeAndReissue(ctx context.Context, r ports.Repos, actor domain.Actor, now time.Time) (*domain.PlainToken, error) {
+	if _, err := r.Tokens.DeleteByUser(ctx, actor.User.ID); err != nil {
+		return nil, err
+	}
+	if _, err := r.Sessions.DeleteByUser(ctx, actor.User.ID); err != nil {
+		return nil, err
+	}
+	abilities := []string{domain.AbilityAll}
+	if actor.Token != nil {
+		abilities = actor.Token.Abilities
+	}
+	_, plain, err := issueToken(ctx, r, p.secrets, now, actor.User.ID, authTokenName, abilities, p.cfg.TokenLifetime)
+	if err != nil {
+		return nil, err
+	}
+	return &plain, nil
+}
+
+// SetAvatar implements ports.Profile. The file is written before the
+// transaction and removed again if it fails, and the old file is removed
+// only after the commit, so that no committed user points at a missing
+// file.
+func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.Image) (domain.User, error) {
+	path, err := p.files.Save(ctx, avatarDir, img.Data, img.Ext)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set avatar: %w", err)
+	}
+	var u domain.User
+	var old string
+	err = p.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if u, err = r.Users.Lock(ctx, actor.User.ID); err != nil {
+			return err
+		}
+		old = u.AvatarPath
+		u.AvatarPath, u.UpdatedAt = path, p.clock.Now()
+		return r.Users.Update(ctx, u)
+	})
+	if err != nil {
+		removeFiles(ctx, p.files, path)
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.User{}, domain.ErrUnauthenticated
+		}
+		return domain.User{}, fmt.Errorf("set avatar: %w", err)
+	}
+	removeFiles(ctx, p.files, old)
+	return u, nil
+}
+
+// Delete implements ports.Profile. The files are listed inside the
+// transaction that deletes the rows, and removed once it has committed.
+func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPassword string) error {
+	if err := p.checkPassword(actor.User, currentPassword); err != nil {
+		return err
+	}
+	var files []string
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		u, err := r.Users.Lock(ctx, actor.User.ID)
+		if err != nil {
+			return err
+		}
+		if u.PasswordHash != actor.User.PasswordHash {
+			return wrongPassword()
+		}
+		if files, err = r.Posts.ImagePathsByAuthor(ctx, u.ID); err != nil {
+			return err
+		}
+		files = append(files, u.AvatarPath)
+		return r.Users.Delete(ctx, u.ID)
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return fmt.Errorf("delete account: %w", err)
+	}
+	removeFiles(ctx, p.files, files...)
+	return nil
+}
+
+// checkPassword is Laravel's current_password rule. An empty password is
+// checked like any other, so that a missing one costs as much as a wrong
+// one.
+func (p *Profile) checkPassword(u domain.User, password string) error {
+	ok, err := p.hasher.Check(u.PasswordHash, password)
+	if err != nil {
+		return fmt.Errorf("check current password: %w", err)
+	}
+	if !ok {
+		return wrongPassword()
+	}
+	return nil
+}
+
+// removeFiles deletes files that no committed row refers to any more. A
+// failure leaves an orphaned file, never a dangling reference, so it is not
+// the request's failure; empty paths are skipped.
+func removeFiles(ctx context.Context, files ports.FileStore, paths ...string) {
+	for _, path := range paths {
+		if path != "" {
+			_ = files.Delete(context.WithoutCancel(ctx), path)
+		}
+	}
+}

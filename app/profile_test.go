@@ -1,0 +1,331 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// memFiles is a ports.FileStore in memory that remembers what it holds.
+type memFiles struct {
+	mu    sync.Mutex
+	n     int
+	files map[string]bool
+}
+
+func (f *memFiles) Save(_ context.Context, dir string, _ []byte, ext string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n++
+	path := fmt.Sprintf("%s/%d%s", dir, f.n, ext)
+	if f.files == nil {
+		f.files = map[string]bool{}
+	}
+	f.files[path] = true
+	return path, nil
+}
+
+func (f *memFiles) Delete(_ context.Context, path string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.files, path)
+	return nil
+}
+
+// held lists the files kept, sorted.
+func (f *memFiles) held() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for p := range f.files {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// accountWorld is the account use cases over one store, with a clock tests
+// move and files tests inspect.
+type accountWorld struct {
+	store    ports.Store
+	clock    *clock.Fixed
+	files    *memFiles
+	accounts *app.Accounts
+	tokens   *app.Tokens
+	profile  *app.Profile
+	sessions *app.Sessions
+	posts    *app.Posts
+}
+
+const lifetime = 10080 * time.Minute
+
+func newAccountWorld(store ports.Store) *accountWorld {
+	clk := clock.NewFixed(t0)
+	hasher := passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})
+	cfg := app.AccountsConfig{TokenLifetime: lifetime, LoginMaxAttempts: 3}
+	files := &memFiles{}
+	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
+	return &accountWorld{
+		store:    store,
+		clock:    clk,
+		files:    files,
+		accounts: accounts,
+		tokens:   app.NewTokens(store, random.NewSecrets(), clk, cfg),
+		profile:  app.NewProfile(store, hasher, random.NewSecrets(), files, clk, cfg),
+		sessions: app.NewSessions(store, accounts, random.NewSecrets(), clk, app.SessionsConfig{Lifetime: 2 * time.Hour}),
+		posts:    app.NewPosts(store, files, clk),
+	}
+}
+
+// register makes an account with the password "password1" and returns the
+// actor of its registration token.
+func (w *accountWorld) register(t *testing.T, email string) domain.Actor {
+	t.Helper()
+	ctx := context.Background()
+	_, plain, err := w.accounts.Register(ctx, ports.RegisterInput{Name: "Ann", Email: email, Password: "password1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actor, err := w.accounts.Authenticate(ctx, plain.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return actor
+}
+
+// sessionActor logs email in through a browser session.
+func (w *accountWorld) sessionActor(t *testing.T, email string) (domain.Actor, string) {
+	t.Helper()
+	ctx := context.Background()
+	cookie, _, err := w.sessions.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cookie, sess, _, err := w.sessions.Login(ctx, cookie, ports.LoginInput{Email: email, Password: "password1", IP: "192.0.2.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actor, err := w.sessions.Actor(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return actor, cookie
+}
+
+// checkCurrentPassword checks that err is the invalid current_password
+// field with Laravel's message.
+func checkCurrentPassword(t *testing.T, what string, err error) {
+	t.Helper()
+	de, ok := domain.AsError(err)
+	if !ok || de.Kind != domain.Invalid || !slices.Equal(de.Fields["current_password"], []string{"The password is incorrect."}) {
+		t.Errorf("%s: got %v, want the invalid field current_password", what, err)
+	}
+}
+
+func TestProfileUpdate(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			ann := w.register(t, "ann@example.com")
+			w.register(t, "taken@example.com")
+			w.clock.Advance(time.Hour)
+
+			// A name needs no password.
+			u, token, err := w.profile.Update(ctx, ann, ports.ProfileInput{Name: ports.Some("Ann Lee")})
+			if err != nil || token != nil || u.Name != "Ann Lee" || !u.UpdatedAt.Equal(t0.Add(time.Hour)) {
+				t.Fatalf("rename: got %+v, %v, %v", u, token, err)
+			}
+			// Sending the e-mail unchanged needs none either.
+			if _, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("ann@example.com")}); err != nil {
+				t.Errorf("same e-mail: %v", err)
+			}
+
+			for _, pw := range []string{"", "wrong-password"} {
+				_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("new@example.com"), CurrentPassword: pw})
+				checkCurrentPassword(t, fmt.Sprintf("e-mail with current password %q", pw), err)
+				_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: pw})
+				checkCurrentPassword(t, fmt.Sprintf("password with current password %q", pw), err)
+			}
+			_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("TAKEN@example.com"), CurrentPassword: "password1"})
+			if !errors.Is(err, domain.ErrEmailTaken) {
+				t.Errorf("taken e-mail: got %v, want domain.ErrEmailTaken", err)
+			}
+			u, token, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("Ann.Lee@example.com"), CurrentPassword: "password1"})
+			if err != nil || token != nil || u.Email != "Ann.Lee@example.com" {
+				t.Fatalf("new e-mail: got %+v, %v, %v", u, token, err)
+			}
+			// Nothing but the e-mail changed, so the tokens live on.
+			if list, _ := w.tokens.List(ctx, ann); len(list) != 1 {
+				t.Errorf("tokens after an e-mail change: got %d, want 1", len(list))
+			}
+		})
+	}
+}
+
+func TestProfilePasswordChange(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			w.register(t, "ann@example.com")
+			// A login token, holding posts:read and posts:write, presents
+			// the change, beside a browser session of the same user.
+			_, login, err := w.accounts.Login(ctx, ports.LoginInput{Email: "ann@example.com", Password: "password1", IP: "192.0.2.1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			actor, err := w.accounts.Authenticate(ctx, login.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, cookie := w.sessionActor(t, "ann@example.com")
+			other := w.register(t, "bob@example.com")
+			_, otherCookie := w.sessionActor(t, "bob@example.com")
+
+			w.clock.Advance(time.Minute)
+			u, fresh, err := w.profile.Update(ctx, actor, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: "password1"})
+			if err != nil || fresh == nil {
+				t.Fatalf("change password: got %v, %v", fresh, err)
+			}
+			if _, err := w.accounts.Authenticate(ctx, login.String()); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("the old token after a password change: got %v, want domain.ErrUnauthenticated", err)
+			}
+			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the session after a password change: got %v, want domain.ErrNotFound", err)
+			}
+			now := w.clock.Now()
+			got, err := w.accounts.Authenticate(ctx, fresh.String())
+			if err != nil {
+				t.Fatalf("the fresh token: %v", err)
+			}
+			if tok := got.Token; tok.Name != "auth_token" || !slices.Equal(tok.Abilities, []string{"posts:read", "posts:write"}) ||
+				tok.ExpiresAt == nil || !tok.ExpiresAt.Equal(now.Add(lifetime)) || got.User.ID != u.ID {
+				t.Errorf("the fresh token: got %+v", tok)
+			}
+			// Somebody else keeps their credentials.
+			if _, err := w.sessions.Find(ctx, otherCookie); err != nil {
+				t.Errorf("another user's session: %v", err)
+			}
+			if list, _ := w.tokens.List(ctx, other); len(list) != 1 {
+				t.Errorf("another user's tokens: got %d, want 1", len(list))
+			}
+			// The new password logs in, the old one no longer does.
+			if _, _, err := w.accounts.Login(ctx, ports.LoginInput{Email: "ann@example.com", Password: "password1", IP: "192.0.2.9"}); !errors.Is(err, domain.ErrBadCredentials) {
+				t.Errorf("login with the old password: %v", err)
+			}
+			if _, _, err := w.accounts.Login(ctx, ports.LoginInput{Email: "ann@example.com", Password: "password2", IP: "192.0.2.9"}); err != nil {
+				t.Errorf("login with the new password: %v", err)
+			}
+
+			// A browser session changing the password gets a token with
+			// every ability.
+			sessionActor, _ := w.sessionActor(t, "bob@example.com")
+			_, fresh, err = w.profile.Update(ctx, sessionActor, ports.ProfileInput{Password: ports.Some("password3"), CurrentPassword: "password1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := w.accounts.Authenticate(ctx, fresh.String()); err != nil || !slices.Equal(got.Token.Abilities, []string{"*"}) {
+				t.Errorf("token of a session's password change: got %+v, %v", got.Token, err)
+			}
+			if _, err := w.sessions.Find(ctx, otherCookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("Bob's other session after his password change: got %v", err)
+			}
+
+			// An actor authenticated before the password changed can't
+			// change the e-mail with the old password, even though it
+			// matches the hash the actor carries.
+			_, _, err = w.profile.Update(ctx, actor, ports.ProfileInput{Email: ports.Some("x@example.com"), CurrentPassword: "password1"})
+			checkCurrentPassword(t, "an e-mail change checked against a replaced hash", err)
+		})
+	}
+}
+
+func TestProfileAvatar(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			ann := w.register(t, "ann@example.com")
+			u, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("png"), Ext: ".png"})
+			if err != nil || u.AvatarPath != "avatars/1.png" {
+				t.Fatalf("first avatar: got %q, %v", u.AvatarPath, err)
+			}
+			u, err = w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("gif"), Ext: ".gif"})
+			if err != nil || u.AvatarPath != "avatars/2.gif" {
+				t.Fatalf("second avatar: got %q, %v", u.AvatarPath, err)
+			}
+			if got := w.files.held(); !slices.Equal(got, []string{"avatars/2.gif"}) {
+				t.Errorf("files after replacing the avatar: got %v", got)
+			}
+			// A failed transaction leaves no file behind.
+			gone := domain.Actor{User: domain.User{ID: 999}}
+			if _, err := w.profile.SetAvatar(ctx, gone, ports.Image{Data: []byte("png"), Ext: ".png"}); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("avatar of a deleted user: got %v", err)
+			}
+			if got := w.files.held(); !slices.Equal(got, []string{"avatars/2.gif"}) {
+				t.Errorf("files after a failed update: got %v", got)
+			}
+		})
+	}
+}
+
+func TestProfileDelete(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			ann := w.register(t, "ann@example.com")
+			bob := w.register(t, "bob@example.com")
+			if _, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("a"), Ext: ".png"}); err != nil {
+				t.Fatal(err)
+			}
+			img := &ports.Image{Data: []byte("i"), Ext: ".jpg"}
+			mine, err := w.posts.Create(ctx, ann, ports.PostInput{Title: "Mine", Body: "B", Status: domain.StatusPublished, Image: img})
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := w.posts.Create(ctx, bob, ports.PostInput{Title: "Theirs", Body: "B", Status: domain.StatusPublished, Image: img})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, cookie := w.sessionActor(t, "ann@example.com")
+
+			checkCurrentPassword(t, "delete with a wrong password", w.profile.Delete(ctx, ann, "wrong-password"))
+			if err := w.profile.Delete(ctx, ann, "password1"); err != nil {
+				t.Fatalf("delete: %v", err)
+			}
+			if _, err := w.store.Repos().Users.ByID(ctx, ann.User.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the user after deletion: %v", err)
+			}
+			if _, err := w.store.Repos().Tokens.ByID(ctx, ann.Token.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the token after deletion: %v", err)
+			}
+			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the session after deletion: %v", err)
+			}
+			if _, err := w.store.Repos().Posts.Get(ctx, mine.Post.ID()); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the post after deletion: %v", err)
+			}
+			if got, want := w.files.held(), []string{theirs.Post.ImagePath()}; !slices.Equal(got, want) {
+				t.Errorf("files after deletion: got %v, want %v", got, want)
+			}
+			if err := w.profile.Delete(ctx, ann, "password1"); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("deleting twice: got %v, want domain.ErrUnauthenticated", err)
+			}
+		})
+	}
+}

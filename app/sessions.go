@@ -1,0 +1,157 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// SessionsConfig holds the settings of browser sessions.
+type SessionsConfig struct {
+	// Lifetime is how long a session may stay idle before it ends.
+	Lifetime time.Duration
+}
+
+// sweepEvery is how many new sessions pass between two sweeps of idle ones.
+// Sessions are started by anonymous visitors too, so without a sweep the
+// table would only grow; Laravel's session lottery sweeps on 2 requests in
+// 100, and a count makes the same rate without randomness.
+const sweepEvery = 100
+
+// Sessions implements ports.Sessions.
+type Sessions struct {
+	store    ports.Store
+	accounts *Accounts
+	secrets  ports.SecretGenerator
+	clock    ports.Clock
+	cfg      SessionsConfig
+	started  atomic.Uint64
+}
+
+// NewSessions returns the browser session use cases. Logins go through
+// accounts, so that both kinds of login share one throttle and one
+// credential check.
+func NewSessions(store ports.Store, accounts *Accounts, secrets ports.SecretGenerator, clock ports.Clock, cfg SessionsConfig) *Sessions {
+	return &Sessions{store: store, accounts: accounts, secrets: secrets, clock: clock, cfg: cfg}
+}
+
+var _ ports.Sessions = (*Sessions)(nil)
+
+// Start implements ports.Sessions.
+func (s *Sessions) Start(ctx context.Context) (string, domain.Session, error) {
+	now := s.clock.Now()
+	cookie, sess := s.newSession(0, now)
+	if err := s.store.Repos().Sessions.Create(ctx, sess); err != nil {
+		return "", domain.Session{}, fmt.Errorf("start session: %w", err)
+	}
+	if s.started.Add(1)%sweepEvery == 0 {
+		if _, err := s.store.Repos().Sessions.DeleteIdle(ctx, now.Add(-s.cfg.Lifetime)); err != nil {
+			return "", domain.Session{}, fmt.Errorf("sweep idle sessions: %w", err)
+		}
+	}
+	return cookie, sess, nil
+}
+
+// Find implements ports.Sessions. A value that can't be a cookie of this
+// service is not looked up at all.
+func (s *Sessions) Find(ctx context.Context, cookie string) (domain.Session, error) {
+	if !wellFormed(cookie) {
+		return domain.Session{}, domain.ErrNotFound
+	}
+	repos := s.store.Repos()
+	sess, err := repos.Sessions.ByHash(ctx, domain.HashSecret(cookie))
+	if err != nil {
+		return domain.Session{}, fmt.Errorf("find session: %w", err)
+	}
+	now := s.clock.Now()
+	if sess.Expired(now, s.cfg.Lifetime) {
+		if err := repos.Sessions.Delete(ctx, sess.IDHash); err != nil {
+			return domain.Session{}, fmt.Errorf("end idle session: %w", err)
+		}
+		return domain.Session{}, domain.ErrNotFound
+	}
+	if sess.NeedsTouch(now) {
+		if err := repos.Sessions.Touch(ctx, sess.IDHash, now); err != nil {
+			return domain.Session{}, fmt.Errorf("touch session: %w", err)
+		}
+		sess.LastActivity = now
+	}
+	return sess, nil
+}
+
+// Login implements ports.Sessions. The session that carried the login is
+// replaced, not updated: a new id and a new CSRF token defeat session
+// fixation, where somebody plants a cookie they know before the victim
+// logs in.
+func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput) (string, domain.Session, domain.User, error) {
+	var value string
+	var sess domain.Session
+	u, err := s.accounts.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
+		if err := r.Sessions.Delete(ctx, domain.HashSecret(cookie)); err != nil {
+			return err
+		}
+		value, sess = s.newSession(u.ID, now)
+		return r.Sessions.Create(ctx, sess)
+	})
+	if err != nil {
+		return "", domain.Session{}, domain.User{}, err
+	}
+	return value, sess, u, nil
+}
+
+// Logout implements ports.Sessions.
+func (s *Sessions) Logout(ctx context.Context, cookie string) error {
+	if err := s.store.Repos().Sessions.Delete(ctx, domain.HashSecret(cookie)); err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	return nil
+}
+
+// Actor implements ports.Sessions. The actor has no token, which the
+// domain reads as every ability, as Sanctum treats its session guard.
+func (s *Sessions) Actor(ctx context.Context, sess domain.Session) (domain.Actor, error) {
+	if sess.UserID == 0 {
+		return domain.Actor{}, domain.ErrUnauthenticated
+	}
+	u, err := s.store.Repos().Users.ByID(ctx, sess.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Actor{}, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.Actor{}, fmt.Errorf("session user: %w", err)
+	}
+	return domain.Actor{User: u}, nil
+}
+
+// newSession makes a session for userID (0: nobody yet) and the cookie
+// value that names it, which exists only in this return value.
+func (s *Sessions) newSession(userID int64, now time.Time) (string, domain.Session) {
+	cookie := s.secrets.TokenEntropy()
+	return cookie, domain.Session{
+		IDHash:       domain.HashSecret(cookie),
+		UserID:       userID,
+		CSRFToken:    s.secrets.TokenEntropy(),
+		LastActivity: now,
+		CreatedAt:    now,
+	}
+}
+
+// wellFormed reports whether cookie has the shape of a session id: 40
+// letters and digits, as ports.SecretGenerator makes them.
+func wellFormed(cookie string) bool {
+	if len(cookie) != 40 {
+		return false
+	}
+	for i := 0; i < len(cookie); i++ {
+		c := cookie[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,171 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// sessionSecret is the shape of session ids and CSRF tokens.
+var sessionSecret = regexp.MustCompile(`^[A-Za-z0-9]{40}$`)
+
+func TestSessionLifecycle(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			cookie, sess, err := w.sessions.Start(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sessionSecret.MatchString(cookie) || !sessionSecret.MatchString(sess.CSRFToken) || cookie == sess.CSRFToken {
+				t.Errorf("Start: cookie %q, CSRF token %q", cookie, sess.CSRFToken)
+			}
+			if sess.IDHash != domain.HashSecret(cookie) || sess.UserID != 0 {
+				t.Errorf("Start: got %+v", sess)
+			}
+			stored, err := w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(cookie))
+			if err != nil || stored.CSRFToken != sess.CSRFToken {
+				t.Fatalf("the stored session: got %+v, %v", stored, err)
+			}
+			if _, err := w.sessions.Actor(ctx, sess); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("Actor of a session without a user: got %v", err)
+			}
+
+			for _, bad := range []string{"", "short", cookie + "x", "../" + cookie[3:], unknownSession} {
+				if _, err := w.sessions.Find(ctx, bad); !errors.Is(err, domain.ErrNotFound) {
+					t.Errorf("Find(%q): got %v, want domain.ErrNotFound", bad, err)
+				}
+			}
+
+			// Activity within a minute is not written; later it is.
+			w.clock.Advance(30 * time.Second)
+			if got, err := w.sessions.Find(ctx, cookie); err != nil || !got.LastActivity.Equal(t0) {
+				t.Errorf("Find after 30s: got %v, %v; want last activity unchanged", got.LastActivity, err)
+			}
+			w.clock.Advance(time.Hour)
+			if got, err := w.sessions.Find(ctx, cookie); err != nil || !got.LastActivity.Equal(w.clock.Now()) {
+				t.Errorf("Find after an hour: got %v, %v; want last activity now", got.LastActivity, err)
+			}
+			stored, _ = w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(cookie))
+			if !stored.LastActivity.Equal(w.clock.Now()) {
+				t.Errorf("stored last activity: got %v, want %v", stored.LastActivity, w.clock.Now())
+			}
+
+			// Idle for the whole lifetime, the session ends and is gone.
+			w.clock.Advance(2 * time.Hour)
+			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("Find of an idle session: got %v, want domain.ErrNotFound", err)
+			}
+			if _, err := w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(cookie)); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the idle session is still stored: %v", err)
+			}
+
+			cookie, _, _ = w.sessions.Start(ctx)
+			if err := w.sessions.Logout(ctx, cookie); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("Find after Logout: got %v", err)
+			}
+		})
+	}
+}
+
+// unknownSession is a well-formed session id that names no session.
+const unknownSession = "A123456789b123456789C123456789d123456789"
+
+func TestSessionLogin(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(s.open(t))
+			ann := w.register(t, "ann@example.com")
+			before, first, err := w.sessions.Start(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := ports.LoginInput{Email: "ANN@example.com", Password: "password1", IP: "192.0.2.1"}
+			cookie, sess, u, err := w.sessions.Login(ctx, before, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.ID != ann.User.ID || sess.UserID != u.ID {
+				t.Errorf("Login: user %d, session user %d; want %d", u.ID, sess.UserID, ann.User.ID)
+			}
+			// Session fixation: the id known before login is worthless.
+			if cookie == before || sess.CSRFToken == first.CSRFToken || !sessionSecret.MatchString(cookie) {
+				t.Errorf("Login kept the id or the CSRF token: %q → %q", before, cookie)
+			}
+			if _, err := w.sessions.Find(ctx, before); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("Find of the id before login: got %v", err)
+			}
+			found, err := w.sessions.Find(ctx, cookie)
+			if err != nil {
+				t.Fatal(err)
+			}
+			actor, err := w.sessions.Actor(ctx, found)
+			if err != nil || actor.User.ID != ann.User.ID || actor.Token != nil || !actor.CanAll("posts:write", "profile:update") {
+				t.Errorf("Actor: got %+v, %v", actor, err)
+			}
+			// Session logins leave the user's tokens alone.
+			if list, _ := w.tokens.List(ctx, ann); len(list) != 1 {
+				t.Errorf("tokens after a session login: got %d, want 1", len(list))
+			}
+
+			// Failures count against the throttle that token logins use.
+			wrong := ports.LoginInput{Email: "ann@example.com", Password: "nope-nope", IP: "192.0.2.7"}
+			for range 2 {
+				if _, _, err := w.accounts.Login(ctx, wrong); !errors.Is(err, domain.ErrBadCredentials) {
+					t.Fatalf("token login with a wrong password: %v", err)
+				}
+			}
+			if _, _, _, err := w.sessions.Login(ctx, cookie, wrong); !errors.Is(err, domain.ErrBadCredentials) {
+				t.Fatalf("session login with a wrong password: %v", err)
+			}
+			right := wrong
+			right.Password = "password1"
+			if _, _, _, err := w.sessions.Login(ctx, cookie, right); !errors.Is(err, domain.ErrTooManyAttempts) {
+				t.Errorf("session login past the limit: got %v, want domain.ErrTooManyAttempts", err)
+			}
+
+			// A user deleted after login leaves a session without an actor.
+			if err := w.store.Repos().Users.Delete(ctx, ann.User.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.sessions.Actor(ctx, found); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("Actor of a deleted user: got %v", err)
+			}
+		})
+	}
+}
+
+func TestSessionSweep(t *testing.T) {
+	ctx := context.Background()
+	w := newAccountWorld(directoryStores[0].open(t))
+	idle, _, err := w.sessions.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.clock.Advance(3 * time.Hour)
+	for range 98 {
+		if _, _, err := w.sessions.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hash := domain.HashSecret(idle)
+	if _, err := w.store.Repos().Sessions.ByHash(ctx, hash); err != nil {
+		t.Fatalf("the idle session before the sweep: %v", err)
+	}
+	if _, _, err := w.sessions.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.store.Repos().Sessions.ByHash(ctx, hash); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the idle session after the 100th start: got %v, want domain.ErrNotFound", err)
+	}
+}

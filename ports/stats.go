@@ -1,0 +1,31 @@
+package ports
+
+import "time"
+
+// PoolReporter is implemented by stores that hold connection pools, so that
+// operators can watch the pools fill up or make requests wait. It is optional:
+// the HTTP adapter exports the figures when the store has them and nothing
+// otherwise (the memory store has no pool).
+type PoolReporter interface {
+	// PoolStats returns a snapshot of every pool of the store. It must be
+	// cheap and must not touch the database, as it runs on every scrape.
+	PoolStats() []PoolStat
+}
+
+// PoolStat is a snapshot of one connection pool.
+type PoolStat struct {
+	// Pool names the pool among the store's pools, e.g. "main" or "writer".
+	Pool string
+	// InUse, Idle and Open count connections handed out, waiting in the pool
+	// and in existence (including ones being opened); Max is the pool's limit.
+	InUse, Idle, Open, Max int64
+	// Waits counts acquisitions that found no idle connection and had to wait
+	// for one to be released or opened; WaitTime is their total wait.
+	Waits    int64
+	WaitTime time.Duration
+	// CountsAcquires says whether the pool counts every acquisition: Acquires
+	// and AcquireTime are meaningful only then. database/sql does not.
+	CountsAcquires bool
+	Acquires       int64
+	AcquireTime    time.Duration
+}
