@@ -2,6 +2,7 @@
 //
 //	inkwell [serve]                             serve both areas on PORT
 //	inkwell migrate                             apply the store's migrations
+//	inkwell seed [--users N] [--posts N] ...    fill an empty store with demo data
 //	inkwell tokens revoke --email E --name N    revoke a user's tokens by name
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
@@ -31,7 +32,7 @@ func main() {
 }
 
 // errUsage reports a command line that names no known command.
-var errUsage = errors.New("usage: inkwell [serve | migrate | tokens revoke --email E (--name N | --all) | tokens prune]")
+var errUsage = errors.New("usage: inkwell [serve | migrate | seed [--users N] [--posts N] [--comments N] [--tags N] | tokens revoke --email E (--name N | --all) | tokens prune]")
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := loadConfig()
@@ -54,6 +55,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		cleanup()
 		fmt.Fprintln(out, "migrations applied")
 		return nil
+	case "seed":
+		return seed(ctx, cfg, log, args, out)
 	case "tokens":
 		return tokens(ctx, cfg, log, args, out)
 	default:
