@@ -3,17 +3,13 @@ package app_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/clock"
-	"github.com/inkwell/inkwell/adapters/memory"
-	"github.com/inkwell/inkwell/adapters/postgres"
-	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
-	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -21,28 +17,7 @@ import (
 
 // directoryStores are the stores the area B use cases are tried on: their
 // transactions differ, and merging updates depends on them.
-var directoryStores = []struct {
-	name string
-	open func(tb testing.TB) ports.Store
-}{
-	{"memory", func(testing.TB) ports.Store { return memory.New() }},
-	{"sqlite", func(tb testing.TB) ports.Store {
-		s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-	{"postgres", func(tb testing.TB) ports.Store {
-		s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-}
+var directoryStores = stacktest.Stores()
 
 var t0 = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
@@ -50,10 +25,10 @@ func ptr[T any](v T) *T { return &v }
 
 func TestPeople(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := clock.NewFixed(t0)
-			people := app.NewPeople(s.open(t), clk)
+			people := app.NewPeople(s.Open(t), clk)
 
 			ann, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "Ann@example.com", Age: ptr(30), Address: &domain.Address{City: "Paris"}})
 			if err != nil {
@@ -120,9 +95,9 @@ func TestPeople(t *testing.T) {
 // transaction.
 func TestPeopleConcurrentPatches(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			store := s.open(t)
+			store := s.Open(t)
 			people := app.NewPeople(store, clock.NewFixed(t0))
 			p, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "ann@example.com"})
 			if err != nil {

@@ -15,10 +15,10 @@ import (
 
 func TestProducts(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := clock.NewFixed(t0)
-			products := app.NewProducts(s.open(t), clk)
+			products := app.NewProducts(s.Open(t), clk)
 
 			pen, err := products.Create(ctx, ports.ProductInput{Name: "Pen", PriceCents: 1999, Description: "Blue", Stock: 3, SKU: ptr("PEN")})
 			if err != nil {

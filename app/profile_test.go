@@ -137,9 +137,9 @@ func checkCurrentPassword(t *testing.T, what string, err error) {
 
 func TestProfileUpdate(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			w.register(t, "taken@example.com")
 			w.clock.Advance(time.Hour)
@@ -178,9 +178,9 @@ func TestProfileUpdate(t *testing.T) {
 
 func TestProfilePasswordChange(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			w.register(t, "ann@example.com")
 			// A login token, holding posts:read and posts:write, presents
 			// the change, beside a browser session of the same user.
@@ -256,9 +256,9 @@ func TestProfilePasswordChange(t *testing.T) {
 
 func TestProfileAvatar(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			u, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("png"), Ext: ".png"})
 			if err != nil || u.AvatarPath != "avatars/1.png" {
@@ -285,9 +285,9 @@ func TestProfileAvatar(t *testing.T) {
 
 func TestProfileDelete(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			bob := w.register(t, "bob@example.com")
 			if _, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("a"), Ext: ".png"}); err != nil {

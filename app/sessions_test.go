@@ -16,9 +16,9 @@ var sessionSecret = regexp.MustCompile(`^[A-Za-z0-9]{40}$`)
 
 func TestSessionLifecycle(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			cookie, sess, err := w.sessions.Start(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -82,9 +82,9 @@ const unknownSession = "A123456789b123456789C123456789d123456789"
 
 func TestSessionLogin(t *testing.T) {
 	for _, s := range directoryStores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.open(t))
+			w := newAccountWorld(s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			before, first, err := w.sessions.Start(ctx)
 			if err != nil {
@@ -147,7 +147,7 @@ func TestSessionLogin(t *testing.T) {
 
 func TestSessionSweep(t *testing.T) {
 	ctx := context.Background()
-	w := newAccountWorld(directoryStores[0].open(t))
+	w := newAccountWorld(directoryStores[0].Open(t))
 	idle, _, err := w.sessions.Start(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,9 @@
 # Keeps the hexagon's imports pointing inward: domain, ports and app import no
 # framework, driver or crypto package, and no adapter imports app or another
 # adapter (packages below one adapter's folder belong to that adapter).
+# Test-support packages, those whose last path element ends in "test"
+# (pgtest, openapitest, stacktest), may import any adapter, so no other
+# package may import them.
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -19,14 +22,32 @@ fi
 
 while read -r pkg imports; do
   own=${pkg#"$mod/adapters/"}; own=${own%%/*}
+  # Test-support packages are linked only into tests, which put adapters
+  # together on purpose (every store behind one HTTP test, say), so they may
+  # import other adapters; the check below keeps them out of the service.
+  support=false; [[ ${pkg##*/} == *test ]] && support=true
   for imp in $imports; do
     case $imp in
       "$mod/app"|"$mod/app/"*) echo "arch: $pkg imports $imp"; fail=1 ;;
       "$mod/adapters/"*)
+        $support && continue
         other=${imp#"$mod/adapters/"}; other=${other%%/*}
         [[ $other == "$own" ]] || { echo "arch: $pkg imports $imp"; fail=1; } ;;
     esac
   done
 done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./adapters/...)
+
+# Only tests and other test-support packages may import a test-support
+# package: one imported by the service would link testing and every adapter
+# into the binary. .Imports holds no _test file's imports, so the packages
+# listed here are the ones that make up the service and its tools.
+while read -r pkg imports; do
+  [[ ${pkg##*/} == *test ]] && continue
+  for imp in $imports; do
+    case $imp in
+      "$mod/"*test) echo "arch: $pkg imports test-support package $imp"; fail=1 ;;
+    esac
+  done
+done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./...)
 
 exit $fail

@@ -107,7 +107,7 @@ func TestRegisterValidation(t *testing.T) {
 }
 
 func TestMalformedBodies(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	for _, tc := range []struct {
 		name, body, contentType string
 		wantStatus              int
@@ -218,8 +218,8 @@ func TestLoginThrottle(t *testing.T) {
 
 func TestLoginRehashesWhenCostChanges(t *testing.T) {
 	for _, s := range stores {
-		t.Run(s.name, func(t *testing.T) {
-			store := s.open(t)
+		t.Run(s.Name, func(t *testing.T) {
+			store := s.Open(t)
 			newHarness(t, store, options{bcryptCost: bcrypt.MinCost}).register("Ann", "ann@example.com", "password1")
 			h := newHarness(t, store, options{bcryptCost: bcrypt.MinCost + 1})
 			h.login("ann@example.com", "password1")
@@ -419,13 +419,13 @@ func TestPersonalTokens(t *testing.T) {
 }
 
 func TestUnknownRoutesAnswerJSON(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	h.do("GET", "/api/v1/nothing-here", nil).expect(t, 404, map[string]any{"success": false, "message": "Resource not found."})
 	h.do("GET", "/api/v1/register", nil).expect(t, 405, map[string]any{"success": false, "message": "Method Not Allowed"})
 }
 
 func TestBodyOverLimit(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	// Fiber's in-memory test transport reports the limit as an error, so
 	// this goes through a real listener. Only the headers are sent: the
 	// server answers as soon as it reads the declared length, then closes.

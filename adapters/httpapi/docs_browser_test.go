@@ -1,59 +1,27 @@
 package httpapi_test
 
 import (
-	"context"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-)
 
-// chromium is Debian's Chromium, which the browser test drives.
-const chromium = "/usr/bin/chromium"
+	"github.com/inkwell/inkwell/adapters/stacktest"
+)
 
 // TestDocsInBrowser opens /docs in a real browser, served by a real
 // listener, and checks that Swagger UI renders the operations from files of
 // this server alone, and that "Try it out" calls this server.
 func TestDocsInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		if os.Getenv("REQUIRE_BROWSER") == "1" {
-			t.Fatalf("REQUIRE_BROWSER=1 but Chromium is missing at %s: %v", chromium, err)
-		}
-		t.Skipf("Chromium is not installed at %s (apt-get install chromium); set REQUIRE_BROWSER=1 to fail instead of skipping", chromium)
-	}
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	base := h.listen()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
-	if err := chromedp.Do(tab); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	// Closing the browser before the test ends lets it finish writing its
-	// profile before the temporary directory goes.
-	defer chromedp.Cancel(tab)
+	tab := stacktest.Browser(t)
 
 	// Every request the page makes, and every error it reports, such as a
 	// resource the Content-Security-Policy refused.

@@ -13,7 +13,7 @@ import (
 )
 
 func TestOpenAPIDocumentServed(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	r := h.do("GET", "/openapi.json", nil)
 	r.expect(t, http.StatusOK, map[string]any{"openapi": "3.1.0"})
 	want, err := openapi.JSON()
@@ -48,7 +48,7 @@ func TestOpenAPIDocumentServed(t *testing.T) {
 // the operations the document lists, both ways, so that a route added or
 // removed without the document fails here even when no test calls it.
 func TestDocumentListsEveryRoute(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	raw, err := openapi.JSON()
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestDocumentListsEveryRoute(t *testing.T) {
 }
 
 func TestDocsPage(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	page := h.do("GET", "/docs", nil)
 	if page.status != http.StatusOK {
 		t.Fatalf("GET /docs: got %d %s", page.status, page.raw)

@@ -2,14 +2,12 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,47 +19,23 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
 	"github.com/inkwell/inkwell/adapters/localfs"
-	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/adapters/postgres"
-	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
 )
 
 // stores lists the stores every HTTP test runs against.
-var stores = []struct {
-	name string
-	open func(tb testing.TB) ports.Store
-}{
-	{"memory", func(testing.TB) ports.Store { return memory.New() }},
-	{"sqlite", func(tb testing.TB) ports.Store {
-		s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-	{"postgres", func(tb testing.TB) ports.Store {
-		s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-}
+var stores = stacktest.Stores()
 
 // forEachStore runs test once per store, each with a fresh harness.
 func forEachStore(t *testing.T, test func(t *testing.T, h *harness)) {
 	t.Helper()
 	for _, s := range stores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			test(t, newHarness(t, s.open(t), options{}))
+			test(t, newHarness(t, s.Open(t), options{}))
 		})
 	}
 }

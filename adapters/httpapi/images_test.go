@@ -394,7 +394,7 @@ func TestPostImageLifecycle(t *testing.T) {
 }
 
 func TestStorageServing(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	token, _ := h.v1Account("Ann")
 	r := h.v1Send("POST", "/api/v1/posts", token,
 		v1Field("title", "T"), v1Field("body", "B"), v1Field("status", "draft"), v1File("image", "a.png", v1PNG(t, 1, 1)))
@@ -428,7 +428,7 @@ func TestStorageServing(t *testing.T) {
 }
 
 func TestPostBodyOverTheServerLimit(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{})
+	h := newHarness(t, stores[0].Open(t), options{})
 	token, _ := h.v1Account("Ann")
 	// The in-memory test transport reports the limit as an error, so this
 	// goes through a real listener. Only the headers are sent: the server

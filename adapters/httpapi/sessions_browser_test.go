@@ -6,13 +6,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
+	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -58,17 +58,11 @@ const step = (name, path, init) =>
 // page on http://localhost:<other port> can read, as a front end's dev
 // server beside the API would be.
 func TestSessionsInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		if os.Getenv("REQUIRE_BROWSER") == "1" {
-			t.Fatalf("REQUIRE_BROWSER=1 but Chromium is missing at %s: %v", chromium, err)
-		}
-		t.Skipf("Chromium is not installed at %s (apt-get install chromium); set REQUIRE_BROWSER=1 to fail instead of skipping", chromium)
-	}
 	spaPort, otherPort, foreignPort := servePage(t), servePage(t), servePage(t)
 	spa := fmt.Sprintf("http://localhost:%d", spaPort)
 	other := fmt.Sprintf("http://localhost:%d", otherPort)
 	foreign := fmt.Sprintf("http://127.0.0.1:%d", foreignPort)
-	h := newHarness(t, stores[0].open(t), options{
+	h := newHarness(t, stores[0].Open(t), options{
 		stateful: []string{fmt.Sprintf("localhost:%d", spaPort)},
 		cors: cors.Config{
 			AllowedOrigins: []string{spa, other},
@@ -82,29 +76,7 @@ func TestSessionsInBrowser(t *testing.T) {
 	}
 	api := "http://localhost:" + apiURL.Port()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	// Closing the browser before the test ends lets it finish writing its
-	// profile before the temporary directory goes.
-	defer chromedp.Cancel(browser)
+	browser := stacktest.Browser(t)
 
 	tests := []struct {
 		name      string

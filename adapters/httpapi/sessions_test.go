@@ -138,7 +138,7 @@ func TestSessionCookies(t *testing.T) {
 }
 
 func TestSessionSecureCookies(t *testing.T) {
-	h := newHarness(t, stores[0].open(t), options{appURL: "https://inkwell.example"})
+	h := newHarness(t, stores[0].Open(t), options{appURL: "https://inkwell.example"})
 	r := h.do("GET", "/sanctum/csrf-cookie", nil)
 	for name, c := range setCookies(r) {
 		if !c.Secure {

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -14,11 +13,9 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/memory"
+	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
-
-// chromium is Debian's Chromium, which the browser test drives.
-const chromium = "/usr/bin/chromium"
 
 // page is what the page origin serves: a script that posts a user to the API
 // named in its query, with credentials, as a single-page front end on
@@ -46,37 +43,9 @@ fetch(api, {
 // browser: a page on one 127.0.0.1 port calls the API on another, which is
 // another origin.
 func TestBrowserCORS(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		if os.Getenv("REQUIRE_BROWSER") == "1" {
-			t.Fatalf("REQUIRE_BROWSER=1 but Chromium is missing at %s: %v", chromium, err)
-		}
-		t.Skipf("Chromium is not installed at %s (apt-get install chromium); set REQUIRE_BROWSER=1 to fail instead of skipping", chromium)
-	}
 	pageOrigin := servePage(t)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	// Closing the browser before the test ends lets it finish writing its
-	// profile before the temporary directory goes.
-	defer chromedp.Cancel(browser)
+	browser := stacktest.Browser(t)
 
 	tests := []struct {
 		name        string

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,46 +17,22 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
-	"github.com/inkwell/inkwell/adapters/memory"
-	"github.com/inkwell/inkwell/adapters/postgres"
-	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
-	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
 // stores lists the stores every test of area B runs against.
-var stores = []struct {
-	name string
-	open func(tb testing.TB) ports.Store
-}{
-	{"memory", func(testing.TB) ports.Store { return memory.New() }},
-	{"sqlite", func(tb testing.TB) ports.Store {
-		s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-	{"postgres", func(tb testing.TB) ports.Store {
-		s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(cleanup)
-		return s
-	}},
-}
+var stores = stacktest.Stores()
 
 // forEachStore runs test once per store, each with a fresh API.
 func forEachStore(t *testing.T, opts options, test func(t *testing.T, a *api)) {
 	t.Helper()
 	for _, s := range stores {
-		t.Run(s.name, func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			test(t, newAPI(t, s.open(t), opts))
+			test(t, newAPI(t, s.Open(t), opts))
 		})
 	}
 }

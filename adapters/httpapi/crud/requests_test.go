@@ -53,7 +53,7 @@ func TestBodies(t *testing.T) {
 }
 
 func TestRouting(t *testing.T) {
-	a := newAPI(t, stores[0].open(t), options{})
+	a := newAPI(t, stores[0].Open(t), options{})
 	a.mustCreate("/users", map[string]any{"name": "Ann", "email": "ann@example.com"})
 	a.mustCreate("/products", map[string]any{"name": "Pen", "price": 1})
 	tests := []struct {
@@ -188,7 +188,7 @@ func TestCORS(t *testing.T) {
 		for _, origin := range []string{listed, foreign} {
 			for _, rq := range requests {
 				t.Run(c.name+" "+origin+" "+rq.name, func(t *testing.T) {
-					a := newAPI(t, stores[0].open(t), options{cors: c.cfg})
+					a := newAPI(t, stores[0].Open(t), options{cors: c.cfg})
 					header := []string{"Origin", origin}
 					if rq.preflight {
 						header = append(header, "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,authorization")
