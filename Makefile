@@ -45,5 +45,12 @@ gen-check:
 arch:
 	@bash scripts/archcheck.sh
 
+# bench builds bin/inkwell, seeds SQLite and PostgreSQL and measures every
+# scenario with wrk into bench/results (README, "Performance"); BENCH_POSTS,
+# BENCH_STORES, BENCH_DURATION and the others in scripts/bench.sh choose
+# the run. It needs wrk, jq, curl, psql and sqlite3.
+bench:
+	@bash scripts/bench.sh
+
 clean:
 	rm -rf bin

@@ -27,11 +27,7 @@ func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, p
 	if _, err := visiblePost(ctx, repos, actor, postID); err != nil {
 		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
 	}
-	comments, total, err := repos.Comments.ListByPost(ctx, postID, page)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
-	}
-	views, err := commentViews(ctx, repos, comments)
+	views, total, err := repos.Comments.ListByPost(ctx, postID, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)
 	}
@@ -61,11 +57,11 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("get comment %d: %w", id, err)
 	}
-	views, err := commentViews(ctx, repos, []domain.Comment{comment})
+	author, err := repos.Users.ByID(ctx, comment.UserID)
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("get comment %d: %w", id, err)
 	}
-	return views[0], nil
+	return ports.CommentView{Comment: comment, Author: author}, nil
 }
 
 // Update implements ports.Comments.

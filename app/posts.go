@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -25,19 +27,10 @@ func NewPosts(store ports.Store, files ports.FileStore, clock ports.Clock) *Post
 
 var _ ports.Posts = (*Posts)(nil)
 
-// List implements ports.Posts: the page, the total, and the authors and
-// tags of the whole page in two more queries.
+// List implements ports.Posts: the page with its authors and tags, and the
+// total, which the store reads in a fixed number of round trips.
 func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
-	repos := p.store.Repos()
-	posts, err := repos.Posts.List(ctx, f, page)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list posts: %w", err)
-	}
-	total, err := repos.Posts.Count(ctx, f)
-	if err != nil {
-		return nil, 0, fmt.Errorf("count posts: %w", err)
-	}
-	views, err := postViews(ctx, repos, posts)
+	views, total, err := p.store.Repos().Posts.ListViews(ctx, f, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
@@ -47,55 +40,57 @@ func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) (
 // ListAfter implements ports.Posts. It reads one post more than asked to
 // learn whether another page follows.
 func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
-	repos := p.store.Repos()
-	posts, err := repos.Posts.ListAfter(ctx, f, cursor, limit+1)
+	views, err := p.store.Repos().Posts.ListViewsAfter(ctx, f, cursor, limit+1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list posts: %w", err)
 	}
 	var next *ports.PostCursor
-	if len(posts) > limit {
-		posts = posts[:limit]
-		last := posts[limit-1]
+	if len(views) > limit {
+		views = views[:limit]
+		last := views[limit-1].Post
 		next = &ports.PostCursor{CreatedAt: last.CreatedAt().UnixMicro(), ID: last.ID()}
-	}
-	views, err := postViews(ctx, repos, posts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("list posts: %w", err)
 	}
 	return views, next, nil
 }
 
-// Show implements ports.Posts.
+// Show implements ports.Posts with Posts.View, which reads the post, its
+// author, its tags and its comments together. A draft the viewer may not see
+// is read to no purpose, but it is not found all the same; drafts of others
+// are rarely asked for.
 func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments bool) (ports.PostView, error) {
-	repos := p.store.Repos()
-	post, err := repos.Posts.Get(ctx, id)
-	if err == nil && !post.VisibleTo(viewer) {
+	comments := 0
+	if withComments {
+		comments = ports.ShowComments
+	}
+	view, err := p.store.Repos().Posts.View(ctx, id, comments)
+	if err == nil && !view.Post.VisibleTo(viewer) {
 		err = domain.ErrNotFound
 	}
 	if err != nil {
 		return ports.PostView{}, fmt.Errorf("show post %d: %w", id, err)
 	}
-	views, err := postViews(ctx, repos, []domain.Post{post})
-	if err != nil {
-		return ports.PostView{}, fmt.Errorf("show post %d: %w", id, err)
-	}
-	if !withComments {
-		return views[0], nil
-	}
-	comments, _, err := repos.Comments.ListByPost(ctx, id, ports.Page{Limit: ports.ShowComments})
-	if err != nil {
-		return ports.PostView{}, fmt.Errorf("show post %d: %w", id, err)
-	}
-	views[0].Comments, err = commentViews(ctx, repos, comments)
-	if err != nil {
-		return ports.PostView{}, fmt.Errorf("show post %d: %w", id, err)
-	}
-	return views[0], nil
+	return view, nil
 }
+
+// createAttempts bounds the transactions one Create runs: the first with
+// the title's own slug, and the others, after another post turned out to
+// hold that slug, with a suffix.
+const createAttempts = 3
 
 // Create implements ports.Posts. The image is written before the
 // transaction and removed again if the transaction fails, so that no
-// committed post points at a missing file.
+// committed post points at a missing file. The representation needs no read
+// after the commit: the author is the actor, and the tags are those the
+// transaction checked and linked.
+//
+// Most titles are new, so the first transaction simply stores the post under
+// the title's slug and lets the unique slug refuse it if another post has
+// it; only then does a second transaction take the slug in turn with
+// LastSlugSuffix and add a suffix. That spares the common case the two round
+// trips of the lock and the look-up. The suffixed path can still collide,
+// with a first attempt that stores the plain slug meanwhile or with a
+// title whose own slug looks suffixed ("Hello 2" and a second "Hello"), so
+// it is tried again, a bounded number of times.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
 	if !actor.Can(domain.AbilityPostsWrite) {
 		return ports.PostView{}, domain.ErrCannotCreatePosts
@@ -110,32 +105,46 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 		return ports.PostView{}, fmt.Errorf("create post: %w", err)
 	}
 	post.SetImage(image, now)
-	err = p.store.InTx(ctx, func(r ports.Repos) error {
-		if err := checkTags(ctx, r, in.TagIDs); err != nil {
-			return err
+	var created domain.Post
+	var tags []domain.Tag
+	for attempt := 1; ; attempt++ {
+		err = p.store.InTx(ctx, func(r ports.Repos) error {
+			var err error
+			if tags, err = checkTags(ctx, r, in.TagIDs); err != nil {
+				return err
+			}
+			created = post
+			if attempt > 1 {
+				// LastSlugSuffix holds the title's slug until the
+				// transaction ends, so concurrent posts of one title take
+				// distinct suffixes in turn.
+				n, err := r.Posts.LastSlugSuffix(ctx, post.Slug())
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					created = post.WithSlugSuffix(n + 1)
+				}
+			}
+			if err := r.Posts.Create(ctx, &created); err != nil {
+				return err
+			}
+			return r.Posts.SetTags(ctx, created.ID(), in.TagIDs)
+		})
+		if !errors.Is(err, domain.ErrSlugTaken) || attempt == createAttempts {
+			break
 		}
-		// LastSlugSuffix holds the title's slug until the transaction ends,
-		// so concurrent posts of one title take distinct suffixes in turn.
-		n, err := r.Posts.LastSlugSuffix(ctx, post.Slug())
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			post = post.WithSlugSuffix(n + 1)
-		}
-		if err := r.Posts.Create(ctx, &post); err != nil {
-			return err
-		}
-		return r.Posts.SetTags(ctx, post.ID(), in.TagIDs)
-	})
+	}
 	if err != nil {
 		p.removeFile(ctx, image)
 		return ports.PostView{}, fmt.Errorf("create post: %w", err)
 	}
-	return p.view(ctx, post)
+	return ports.PostView{Post: created, Author: actor.User, Tags: tags}, nil
 }
 
-// Update implements ports.Posts.
+// Update implements ports.Posts. Only the author may update a post, so the
+// representation's author is the actor; its tags are those the transaction
+// linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch) (ports.PostView, error) {
 	var newImage string
 	if patch.Image.Set {
@@ -146,6 +155,7 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 	}
 	var post domain.Post
 	var oldImage string
+	var tags []domain.Tag
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
 		if post, err = editable(ctx, r, actor, id); err != nil {
@@ -171,9 +181,10 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 			return err
 		}
 		if !patch.TagIDs.Set {
-			return nil
+			tags, err = tagsOf(ctx, r, id)
+			return err
 		}
-		if err := checkTags(ctx, r, patch.TagIDs.Value); err != nil {
+		if tags, err = checkTags(ctx, r, patch.TagIDs.Value); err != nil {
 			return err
 		}
 		return r.Posts.SetTags(ctx, id, patch.TagIDs.Value)
@@ -183,7 +194,7 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		return ports.PostView{}, fmt.Errorf("update post %d: %w", id, err)
 	}
 	p.removeFile(ctx, oldImage)
-	return p.view(ctx, post)
+	return ports.PostView{Post: post, Author: actor.User, Tags: tags}, nil
 }
 
 // Delete implements ports.Posts.
@@ -222,15 +233,6 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) 
 	return post, nil
 }
 
-// view loads what a single post's representation shows after a write.
-func (p *Posts) view(ctx context.Context, post domain.Post) (ports.PostView, error) {
-	views, err := postViews(ctx, p.store.Repos(), []domain.Post{post})
-	if err != nil {
-		return ports.PostView{}, err
-	}
-	return views[0], nil
-}
-
 func (p *Posts) saveImage(ctx context.Context, img *ports.Image) (string, error) {
 	if img == nil {
 		return "", nil
@@ -246,14 +248,15 @@ func (p *Posts) removeFile(ctx context.Context, path string) {
 }
 
 // checkTags reports every id among ids that names no tag, as Laravel's
-// exists rule does ("The selected tags.1 is invalid.").
-func checkTags(ctx context.Context, r ports.Repos, ids []int64) error {
+// exists rule does ("The selected tags.1 is invalid."), and otherwise
+// returns the distinct tags in the order Tags.OfPosts gives them.
+func checkTags(ctx context.Context, r ports.Repos, ids []int64) ([]domain.Tag, error) {
 	if len(ids) == 0 {
-		return nil
+		return []domain.Tag{}, nil
 	}
 	found, err := r.Tags.ByIDs(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	exists := make(map[int64]bool, len(found))
 	for _, t := range found {
@@ -267,73 +270,20 @@ func checkTags(ctx context.Context, r ports.Repos, ids []int64) error {
 		}
 	}
 	if len(fields) > 0 {
-		return &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: "Validation failed.", Fields: fields}
+		return nil, &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: "Validation failed.", Fields: fields}
 	}
-	return nil
+	slices.SortFunc(found, ports.TagOrder)
+	return found, nil
 }
 
-// postViews attaches authors and tags to posts with one query each.
-func postViews(ctx context.Context, r ports.Repos, posts []domain.Post) ([]ports.PostView, error) {
-	if len(posts) == 0 {
-		return []ports.PostView{}, nil
-	}
-	ids := make([]int64, len(posts))
-	authorIDs := make([]int64, len(posts))
-	for i, post := range posts {
-		ids[i], authorIDs[i] = post.ID(), post.AuthorID()
-	}
-	authors, err := usersByID(ctx, r, authorIDs)
+// tagsOf reads one post's tags, never nil.
+func tagsOf(ctx context.Context, r ports.Repos, postID int64) ([]domain.Tag, error) {
+	byPost, err := r.Tags.OfPosts(ctx, []int64{postID})
 	if err != nil {
 		return nil, err
 	}
-	tags, err := r.Tags.OfPosts(ctx, ids)
-	if err != nil {
-		return nil, err
+	if tags := byPost[postID]; tags != nil {
+		return tags, nil
 	}
-	views := make([]ports.PostView, len(posts))
-	for i, post := range posts {
-		views[i] = ports.PostView{Post: post, Author: authors[post.AuthorID()], Tags: tags[post.ID()]}
-		if views[i].Tags == nil {
-			views[i].Tags = []domain.Tag{}
-		}
-	}
-	return views, nil
-}
-
-// commentViews attaches authors to comments with one query.
-func commentViews(ctx context.Context, r ports.Repos, comments []domain.Comment) ([]ports.CommentView, error) {
-	ids := make([]int64, len(comments))
-	for i, c := range comments {
-		ids[i] = c.UserID
-	}
-	authors, err := usersByID(ctx, r, ids)
-	if err != nil {
-		return nil, err
-	}
-	views := make([]ports.CommentView, len(comments))
-	for i, c := range comments {
-		views[i] = ports.CommentView{Comment: c, Author: authors[c.UserID]}
-	}
-	return views, nil
-}
-
-// usersByID loads the distinct users among ids in one query.
-func usersByID(ctx context.Context, r ports.Repos, ids []int64) (map[int64]domain.User, error) {
-	seen := make(map[int64]bool, len(ids))
-	distinct := make([]int64, 0, len(ids))
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			distinct = append(distinct, id)
-		}
-	}
-	users, err := r.Users.ByIDs(ctx, distinct)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]domain.User, len(users))
-	for _, u := range users {
-		byID[u.ID] = u
-	}
-	return byID, nil
+	return []domain.Tag{}, nil
 }

@@ -62,6 +62,10 @@ type TokenRepository interface {
 	Create(ctx context.Context, t *domain.Token) error
 	// ByID returns domain.ErrNotFound when there is no such token.
 	ByID(ctx context.Context, id int64) (domain.Token, error)
+	// ByIDWithUser returns the token and the user it belongs to, read
+	// together in one query, since every authenticated request needs both.
+	// domain.ErrNotFound when there is no such token.
+	ByIDWithUser(ctx context.Context, id int64) (domain.Token, domain.User, error)
 	// ByHash finds a token by its digest; domain.ErrNotFound otherwise.
 	ByHash(ctx context.Context, hash string) (domain.Token, error)
 	// ListByUser returns the user's tokens, oldest first.

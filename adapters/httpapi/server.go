@@ -4,6 +4,7 @@ package httpapi
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -35,6 +36,11 @@ type Config struct {
 	// requests, told by Origin or else Referer, may authenticate with a
 	// session cookie (STATEFUL_DOMAINS).
 	StatefulDomains []string
+	// BenchEndpoints adds GET /bench/ceiling, which answers a fixed 1 KiB
+	// JSON body, so that a benchmark can measure what the HTTP stack and
+	// the middleware alone can serve (BENCH_ENDPOINTS). It is off by default
+	// and not in the OpenAPI document: it is no part of the API.
+	BenchEndpoints bool
 }
 
 // Services are the driving ports the routes call, and the store for plain
@@ -105,6 +111,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(cors.New(cfg.CORS))
 	s.app.Use(withDeadline(cfg.RequestTimeout))
 	s.operations()
+	if cfg.BenchEndpoints {
+		s.app.Get("/bench/ceiling", benchCeiling)
+	}
 	s.routes()
 	s.docs()
 	crud.Mount(s.app, crud.Deps{
@@ -169,6 +178,21 @@ func (s *Server) routes() {
 	s.app.Get("/sanctum/csrf-cookie", s.csrfCookie)
 	s.app.Post("/login", s.sessionLogin)
 	s.app.Post("/logout", s.sessionLogout)
+}
+
+// ceilingBody is the answer of /bench/ceiling: 1 KiB of JSON, made once, so
+// that the route costs no encoding and measures the HTTP stack alone.
+var ceilingBody = func() []byte {
+	const size = 1024
+	head, tail := `{"message":"A fixed answer for benchmarks.","padding":"`, `"}`
+	return []byte(head + strings.Repeat("x", size-len(head)-len(tail)) + tail)
+}()
+
+// benchCeiling answers ceilingBody. The slice is shared by every response,
+// which only reads it.
+func benchCeiling(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(ceilingBody)
 }
 
 // handleError renders every error that reaches Fiber in the shape of the

@@ -80,26 +80,37 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 	})
 }
 
-func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]domain.Comment, int, error) {
-	var matches []domain.Comment
+func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
+	var out []ports.CommentView
+	var total int
 	err := r.u.read(ctx, func(s *state) error {
-		for _, c := range s.comments {
-			if c.PostID == postID {
-				matches = append(matches, c)
-			}
-		}
+		out, total = s.commentsOf(postID, page)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
+	return out, total, nil
+}
+
+// commentsOf returns one page of the post's comments, oldest first, each
+// with its author, and how many the post has.
+func (s *state) commentsOf(postID int64, page ports.Page) ([]ports.CommentView, int) {
+	var matches []domain.Comment
+	for _, c := range s.comments {
+		if c.PostID == postID {
+			matches = append(matches, c)
+		}
+	}
 	slices.SortFunc(matches, func(a, b domain.Comment) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	list := paginate(matches, page)
-	out := make([]domain.Comment, len(list))
+	out := make([]ports.CommentView, len(list))
 	for i, c := range list {
-		out[i] = cloneComment(c)
+		// Deleting a user deletes their comments, so the author is always
+		// there.
+		out[i] = ports.CommentView{Comment: cloneComment(c), Author: cloneUser(s.users[c.UserID])}
 	}
-	return out, len(matches), nil
+	return out, len(matches)
 }

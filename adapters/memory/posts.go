@@ -74,6 +74,25 @@ func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
 	return out, err
 }
 
+// View reads the post, its tags and its comments in one unit of work, as
+// one snapshot.
+func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
+	var view ports.PostView
+	err := r.u.read(ctx, func(s *state) error {
+		p, ok := s.posts[id]
+		if !ok {
+			return fmt.Errorf("post %d: %w", id, domain.ErrNotFound)
+		}
+		view.Post, view.Author = restorePost(p), cloneUser(s.users[p.AuthorID])
+		view.Tags = s.tagsOf(id)
+		if maxComments > 0 {
+			view.Comments, _ = s.commentsOf(id, ports.Page{Limit: maxComments})
+		}
+		return nil
+	})
+	return view, err
+}
+
 // Lock reads the post. Transactions already run one at a time, so there is
 // nothing to hold.
 func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // tags implements ports.TagRepository.
@@ -22,12 +23,6 @@ func cloneTag(t domain.Tag) domain.Tag {
 // tagKey is the form in which tag names are compared for uniqueness.
 func tagKey(name string) string {
 	return strings.ToLower(name)
-}
-
-// byName orders tags by name, comparing bytes as the SQL stores' "C"
-// collation does, and by id between equal names.
-func byName(a, b domain.Tag) int {
-	return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 }
 
 func (r tags) Create(ctx context.Context, t *domain.Tag) error {
@@ -54,7 +49,7 @@ func (r tags) List(ctx context.Context) ([]domain.Tag, error) {
 		}
 		return nil
 	})
-	slices.SortFunc(out, byName)
+	slices.SortFunc(out, ports.TagOrder)
 	return out, err
 }
 
@@ -76,18 +71,22 @@ func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.
 	out := map[int64][]domain.Tag{}
 	err := r.u.read(ctx, func(s *state) error {
 		for _, postID := range postIDs {
-			tagIDs := s.postTags[postID]
-			if len(tagIDs) == 0 || out[postID] != nil {
-				continue
+			if list := s.tagsOf(postID); len(list) > 0 {
+				out[postID] = list
 			}
-			list := make([]domain.Tag, len(tagIDs))
-			for i, id := range tagIDs {
-				list[i] = cloneTag(s.tags[id])
-			}
-			slices.SortFunc(list, byName)
-			out[postID] = list
 		}
 		return nil
 	})
 	return out, err
+}
+
+// tagsOf returns copies of the post's tags in ports.TagOrder, never nil.
+func (s *state) tagsOf(postID int64) []domain.Tag {
+	tagIDs := s.postTags[postID]
+	list := make([]domain.Tag, len(tagIDs))
+	for i, id := range tagIDs {
+		list[i] = cloneTag(s.tags[id])
+	}
+	slices.SortFunc(list, ports.TagOrder)
+	return list
 }

@@ -69,6 +69,27 @@ func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
 	return out, err
 }
 
+// ByIDWithUser reports a token whose user is gone as not found, as the SQL
+// stores' join does; their foreign key never leaves one behind, and neither
+// does Users.Delete here.
+func (r tokens) ByIDWithUser(ctx context.Context, id int64) (domain.Token, domain.User, error) {
+	var tok domain.Token
+	var user domain.User
+	err := r.u.read(ctx, func(s *state) error {
+		t, ok := s.tokens[id]
+		if !ok {
+			return fmt.Errorf("token %d: %w", id, domain.ErrNotFound)
+		}
+		u, ok := s.users[t.UserID]
+		if !ok {
+			return fmt.Errorf("token %d: user %d: %w", id, t.UserID, domain.ErrNotFound)
+		}
+		tok, user = cloneToken(t), cloneUser(u)
+		return nil
+	})
+	return tok, user, err
+}
+
 func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
 	var out domain.Token
 	err := r.u.read(ctx, func(s *state) error {

@@ -63,21 +63,18 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]domain.Comment, int, error) {
+func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
 	op := fmt.Sprintf("list comments of post %d", postID)
 	limit, offset := pageBounds(page)
 	rows, err := r.q.ListCommentsByPost(ctx, db.ListCommentsByPostParams{PostID: postID, RowLimit: limit, RowOffset: offset})
 	if err != nil {
 		return nil, 0, storeError(op, err)
 	}
-	list := make([]domain.Comment, 0, len(rows))
+	list := make([]ports.CommentView, len(rows))
 	var total int64
-	for _, row := range rows {
+	for i, row := range rows {
 		total = row.Total
-		list = append(list, commentOf(db.Comment{
-			ID: row.ID, PostID: row.PostID, UserID: row.UserID, Body: row.Body,
-			CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
-		}))
+		list[i] = ports.CommentView{Comment: commentOf(row.Comment), Author: userOf(row.User)}
 	}
 	if len(rows) == 0 && offset > 0 {
 		// A page past the end carries no total; count apart.

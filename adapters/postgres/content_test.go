@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -157,8 +158,8 @@ func TestPosts(t *testing.T) {
 	}
 	page, total, err := r.Comments.ListByPost(ctx, p1.ID(), ports.Page{Limit: 2})
 	mustDo(t, "ListByPost", err)
-	if total != 4 || len(page) != 2 || !reflect.DeepEqual(page[0], c) {
-		t.Errorf("ListByPost: got %+v of %d, want 2 starting with %+v of 4", page, total, c)
+	if want := (ports.CommentView{Comment: c, Author: bob}); total != 4 || len(page) != 2 || !reflect.DeepEqual(page[0], want) {
+		t.Errorf("ListByPost: got %+v of %d, want 2 starting with %+v of 4", page, total, want)
 	}
 	page, total, err = r.Comments.ListByPost(ctx, p1.ID(), ports.Page{Offset: 10, Limit: 2})
 	mustDo(t, "ListByPost past the end", err)
@@ -278,6 +279,13 @@ func TestQueries(t *testing.T) {
 			_, err := st.Repos().Posts.ListAfter(ctx, ports.PostFilter{}, &ports.PostCursor{CreatedAt: t0.UnixMicro(), ID: 9}, 10)
 			return err
 		}, 1},
+		{"Posts.View (three statements in one batch)", func() error {
+			_, err := st.Repos().Posts.View(ctx, 1, 10)
+			if errors.Is(err, domain.ErrNotFound) {
+				return nil
+			}
+			return err
+		}, 3},
 		{"Posts.LastSlugSuffix (lock and query)", func() error {
 			_, err := st.Repos().Posts.LastSlugSuffix(ctx, "x")
 			return err

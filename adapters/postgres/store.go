@@ -54,9 +54,9 @@ func Open(ctx context.Context, url string) (*Store, func(), error) {
 	return &Store{pool: pool, queries: db.New(pool), statements: statements}, pool.Close, nil
 }
 
-// statementCounter is a pgx.QueryTracer that counts the statements sent on
-// the pool's connections: one atomic add each, cheap enough to leave on in
-// production.
+// statementCounter is a pgx.QueryTracer and pgx.BatchTracer that counts
+// the statements sent on the pool's connections, those of a batch one by
+// one: one atomic add each, cheap enough to leave on in production.
 type statementCounter struct{ n atomic.Int64 }
 
 func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
@@ -66,10 +66,21 @@ func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ p
 
 func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+func (c *statementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	return ctx
+}
+
+func (c *statementCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {
+	c.n.Add(1)
+}
+
+func (c *statementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
 // Queries returns how many SQL statements the store has sent since Open,
 // so that tests can hold a use case to a fixed number of round trips. Every
-// Query, QueryRow and Exec counts, BEGIN, COMMIT and ROLLBACK included;
-// migrations, Ping and the pool's own health checks do not.
+// Query, QueryRow and Exec counts, and every statement of a batch, BEGIN,
+// COMMIT and ROLLBACK included; migrations, Ping and the pool's own health
+// checks do not.
 func (s *Store) Queries() int64 { return s.statements.n.Load() }
 
 // configurePool sets the pool limits that the URL leaves open; a pool_* or

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
@@ -62,6 +63,9 @@ func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.
 	}
 	for _, row := range rows {
 		byPost[row.PostID] = append(byPost[row.PostID], tagOf(row.Tag))
+	}
+	for _, list := range byPost {
+		slices.SortFunc(list, ports.TagOrder)
 	}
 	return byPost, nil
 }

@@ -48,6 +48,19 @@ func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
 	return tokenOf(op, row)
 }
 
+func (r tokens) ByIDWithUser(ctx context.Context, id int64) (domain.Token, domain.User, error) {
+	op := fmt.Sprintf("get token %d with its user", id)
+	row, err := r.q.GetTokenWithUser(ctx, id)
+	if err != nil {
+		return domain.Token{}, domain.User{}, storeError(op, err)
+	}
+	t, err := tokenOf(op, row.PersonalAccessToken)
+	if err != nil {
+		return domain.Token{}, domain.User{}, err
+	}
+	return t, userOf(row.User), nil
+}
+
 func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
 	const op = "get token by hash"
 	row, err := r.q.GetTokenByHash(ctx, hash)

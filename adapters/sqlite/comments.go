@@ -63,23 +63,21 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-// ListByPost reads the page and the post's total with one statement; only a
-// page past the end, which has no row to carry the total, costs a second.
-func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]domain.Comment, int, error) {
+// ListByPost reads the page, its authors and the post's total with one
+// statement; only a page past the end, which has no row to carry the total,
+// costs a second.
+func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
 	op := fmt.Sprintf("list comments of post %d", postID)
 	limit, offset := limitOffset(page)
 	rows, err := r.c.read.ListCommentsByPost(ctx, db.ListCommentsByPostParams{PostID: postID, RowLimit: limit, RowOffset: offset})
 	if err != nil {
 		return nil, 0, wrap(op, err)
 	}
-	list := make([]domain.Comment, len(rows))
+	list := make([]ports.CommentView, len(rows))
 	var total int64
 	for i, row := range rows {
 		total = row.Total
-		list[i] = commentFromRow(db.Comment{
-			ID: row.ID, PostID: row.PostID, UserID: row.UserID, Body: row.Body,
-			CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
-		})
+		list[i] = ports.CommentView{Comment: commentFromRow(row.Comment), Author: userFromRow(row.User)}
 	}
 	if len(rows) == 0 && offset > 0 {
 		if total, err = r.c.read.CountCommentsByPost(ctx, postID); err != nil {

@@ -536,8 +536,15 @@ func TestComments(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ListByPost %+v: %v", tc.page, err)
 		}
-		if !reflect.DeepEqual(list, tc.want) || total != tc.wantTotal {
-			t.Errorf("ListByPost %+v: got %+v of %d, want %+v of %d", tc.page, list, total, tc.want, tc.wantTotal)
+		got := make([]domain.Comment, len(list))
+		for i, v := range list {
+			got[i] = v.Comment
+			if v.Author.ID != v.Comment.UserID || v.Author.Email == "" {
+				t.Errorf("ListByPost %+v: comment %d came with author %+v, want user %d", tc.page, v.Comment.ID, v.Author, v.Comment.UserID)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) || total != tc.wantTotal {
+			t.Errorf("ListByPost %+v: got %+v of %d, want %+v of %d", tc.page, got, total, tc.want, tc.wantTotal)
 		}
 	}
 	list, total, err := r.Comments.ListByPost(ctx, 999, ports.Page{})

@@ -64,9 +64,9 @@ func Open(ctx context.Context, path string) (*Store, func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, nil, fmt.Errorf("sqlite: create folder of %s: %w", path, err)
 	}
-	writer, err := sql.Open("sqlite", dsn(path, connParams))
+	writer, err := openPool(path, connParams)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, nil, err
 	}
 	writer.SetMaxOpenConns(1)
 	if err := migrate(ctx, writer); err != nil {
@@ -74,15 +74,16 @@ func Open(ctx context.Context, path string) (*Store, func(), error) {
 		return nil, nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
 
-	reader, err := sql.Open("sqlite", dsn(path, readerParams))
+	reader, err := openPool(path, readerParams)
 	if err != nil {
 		writer.Close()
-		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, nil, err
 	}
 	readers := max(4, runtime.GOMAXPROCS(0))
 	reader.SetMaxOpenConns(readers)
 	// Idle readers stay open: a new connection costs a file open, the pragmas
-	// and a cold page cache, and each one keeps its prepared statements.
+	// and a cold page cache, and each one keeps its prepared statements
+	// (stmtcache.go).
 	reader.SetMaxIdleConns(readers)
 	if err := reader.PingContext(ctx); err != nil {
 		reader.Close()
@@ -90,21 +91,28 @@ func Open(ctx context.Context, path string) (*Store, func(), error) {
 		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 
-	reads := newPrepared(reader)
 	s := &Store{writer: writer, reader: reader}
 	s.repos = conns{
-		read:   db.New(s.count(reads)),
+		read:   db.New(s.count(reader)),
 		write:  db.New(s.count(writer)),
 		readDB: s.count(reader),
-		listDB: s.count(reads),
 		begin:  s.inTx,
 	}.repos()
 	cleanup := func() {
-		reads.close()
 		reader.Close()
 		writer.Close()
 	}
 	return s, cleanup, nil
+}
+
+// openPool opens a database/sql pool on path whose connections keep their
+// statements prepared (see stmtcache.go).
+func openPool(path, params string) (*sql.DB, error) {
+	c, err := newConnector(dsn(path, params))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	return sql.OpenDB(c), nil
 }
 
 // dsn builds the driver's URI for path. SQLite decodes percent escapes in a
@@ -159,7 +167,7 @@ func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 
 	conn := s.count(tx)
 	q := db.New(conn)
-	err = fn(conns{read: q, write: q, readDB: conn, listDB: conn})
+	err = fn(conns{read: q, write: q, readDB: conn})
 	done = true
 	if err != nil {
 		// The rollback error, if any, says less than fn's: the transaction is
@@ -187,13 +195,11 @@ func (s *Store) Ping(ctx context.Context) error {
 // transaction read is the reader pool and write the writer connection; inside
 // one both are the transaction, so reads see its own writes.
 type conns struct {
-	read   *db.Queries
-	write  *db.Queries
-	readDB db.DBTX // for the queries sqlc cannot express, whose texts vary freely
-	// listDB runs the hand-built lists of posts. Their texts come from a
-	// small fixed set, so outside a transaction they go through the reader
-	// pool's prepared statements, as the generated reads do.
-	listDB db.DBTX
+	read  *db.Queries
+	write *db.Queries
+	// readDB runs the queries sqlc cannot express: the lists of posts and
+	// of people, built from fragments.
+	readDB db.DBTX
 	// begin opens a transaction on the writer; it is nil inside one.
 	begin func(ctx context.Context, fn func(conns) error) error
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
@@ -51,8 +52,10 @@ func (r tags) ByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {
 	return tagsFromRows(rows), nil
 }
 
-// OfPosts reads the tags of every post in postIDs with one statement,
-// ordered by post and then by name, so each post's list comes out in order.
+// OfPosts reads the tags of every post in postIDs with one statement and
+// puts each post's in order here: SQLite's sorter took 40% of the
+// statement's time for a page of 15 posts (27 of 68 µs), a sort of two or
+// three tags per post next to nothing.
 func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.Tag, error) {
 	byPost := make(map[int64][]domain.Tag)
 	if len(postIDs) == 0 {
@@ -64,6 +67,9 @@ func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.
 	}
 	for _, row := range rows {
 		byPost[row.PostID] = append(byPost[row.PostID], tagFromRow(row.Tag))
+	}
+	for _, list := range byPost {
+		slices.SortFunc(list, ports.TagOrder)
 	}
 	return byPost, nil
 }

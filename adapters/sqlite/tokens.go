@@ -43,6 +43,18 @@ func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
 	return tokenFromRow(row)
 }
 
+func (r tokens) ByIDWithUser(ctx context.Context, id int64) (domain.Token, domain.User, error) {
+	row, err := r.c.read.GetTokenWithUser(ctx, id)
+	if err != nil {
+		return domain.Token{}, domain.User{}, wrap(fmt.Sprintf("get token %d with its user", id), err)
+	}
+	t, err := tokenFromRow(row.PersonalAccessToken)
+	if err != nil {
+		return domain.Token{}, domain.User{}, err
+	}
+	return t, userFromRow(row.User), nil
+}
+
 func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
 	row, err := r.c.read.GetTokenByHash(ctx, hash)
 	if err != nil {

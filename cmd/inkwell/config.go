@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"reflect"
@@ -42,6 +43,8 @@ type environment struct {
 	BodyLimitBytes         int           `env:"BODY_LIMIT_BYTES" envDefault:"8388608"`
 	LogLevel               string        `env:"LOG_LEVEL" envDefault:"info"`
 	LogFormat              string        `env:"LOG_FORMAT"`
+	PprofAddr              string        `env:"PPROF_ADDR"`
+	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 }
 
 // loadConfig reads the environment and checks every value, returning one
@@ -90,6 +93,11 @@ func (e environment) check() error {
 	}
 	if _, err := e.logLevel(); err != nil {
 		return err
+	}
+	if e.PprofAddr != "" {
+		if _, port, err := net.SplitHostPort(e.PprofAddr); err != nil || port == "" {
+			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
+		}
 	}
 	if e.AppURL != "" {
 		u, err := url.Parse(e.AppURL)
@@ -143,6 +151,7 @@ func (e environment) service() inkwell.Config {
 			CrudRequireToken: e.CrudAuth == "token",
 			StorageDir:       e.StorageDir,
 			StatefulDomains:  e.StatefulDomains,
+			BenchEndpoints:   e.BenchEndpoints,
 		},
 		Accounts: app.AccountsConfig{
 			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,

@@ -15,6 +15,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
@@ -75,6 +78,14 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger) error {
 	}
 	defer cleanup()
 
+	if cfg.PprofAddr != "" {
+		stopProfiling, err := serveProfiles(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopProfiling()
+	}
+
 	app := svc.Server.App()
 	addr := ":" + strconv.Itoa(cfg.Port)
 	errc := make(chan error, 1)
@@ -91,6 +102,34 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return <-errc
+}
+
+// serveProfiles serves net/http/pprof's profiles on addr (PPROF_ADDR), on a
+// listener of its own beside the service's port, so that they are reachable
+// only where the operator binds them (127.0.0.1 for a benchmark on the same
+// machine) and never through the API's routes or middleware. It returns a
+// function that closes the listener.
+func serveProfiles(addr string, log *slog.Logger) (func(), error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("PPROF_ADDR: %w", err)
+	}
+	// No write timeout: a CPU profile or a trace answers only after the
+	// seconds it was asked to record.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("profiles: serve", "addr", addr, "err", err)
+		}
+	}()
+	log.Warn("serving profiles: keep PPROF_ADDR off in production or on a private address", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
 }
 
 func tokens(ctx context.Context, cfg environment, log *slog.Logger, args []string, out io.Writer) error {

@@ -72,7 +72,7 @@ func testCommentRoundTrip(t *testing.T, st ports.Store) {
 		if total != 2 {
 			t.Errorf("Comments.ListByPost: got total %d, want 2", total)
 		}
-		check(t, "Comments.ListByPost", got, want)
+		check(t, "Comments.ListByPost", got, withAuthors(t, want, ann, bob))
 	}
 }
 
@@ -112,7 +112,7 @@ func testCommentNotFound(t *testing.T, st ports.Store) {
 		if total != 1 {
 			t.Errorf("Comments.ListByPost after the failed calls: got total %d, want 1", total)
 		}
-		check(t, "Comments.ListByPost after the failed calls", got, []domain.Comment{existing})
+		check(t, "Comments.ListByPost after the failed calls", got, withAuthors(t, []domain.Comment{existing}, ann))
 	}
 }
 
@@ -184,7 +184,7 @@ func testCommentDelete(t *testing.T, st ports.Store) {
 		if total != 1 {
 			t.Errorf("Comments.ListByPost after a delete: got total %d, want 1", total)
 		}
-		check(t, "Comments.ListByPost after a delete", list, []domain.Comment{kept})
+		check(t, "Comments.ListByPost after a delete", list, withAuthors(t, []domain.Comment{kept}, ann))
 	}
 	got, err := r.Posts.Get(ctx, p.ID())
 	if checkErr(t, "Posts.Get of the commented post", err, nil) {
@@ -251,12 +251,13 @@ func testCommentListByPost(t *testing.T, st ports.Store) {
 		if total != tc.total {
 			t.Errorf("%s: got total %d, want %d", what, total, tc.total)
 		}
-		if g, w := commentBodies(got), commentBodies(tc.want); !slices.Equal(g, w) {
+		if g, w := commentBodies(commentsOf(got)), commentBodies(tc.want); !slices.Equal(g, w) {
 			t.Errorf("%s: got %q, want %q", what, g, w)
 			continue
 		}
+		want := withAuthors(t, tc.want, ann, bob)
 		for i := range got {
-			check(t, fmt.Sprintf("%s: item %d", what, i), got[i], tc.want[i])
+			check(t, fmt.Sprintf("%s: item %d", what, i), got[i], want[i])
 		}
 	}
 }

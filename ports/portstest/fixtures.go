@@ -156,6 +156,30 @@ func createComment(t *testing.T, r ports.Repos, c domain.Comment) domain.Comment
 	return c
 }
 
+// withAuthors pairs each comment with its author, found among users, as
+// Comments.ListByPost returns them.
+func withAuthors(t *testing.T, comments []domain.Comment, users ...domain.User) []ports.CommentView {
+	t.Helper()
+	out := make([]ports.CommentView, len(comments))
+	for i, c := range comments {
+		k := slices.IndexFunc(users, func(u domain.User) bool { return u.ID == c.UserID })
+		if k < 0 {
+			t.Fatalf("withAuthors: the author %d of comment %q is not among the users given", c.UserID, c.Body)
+		}
+		out[i] = ports.CommentView{Comment: c, Author: users[k]}
+	}
+	return out
+}
+
+// commentsOf drops the authors of views.
+func commentsOf(views []ports.CommentView) []domain.Comment {
+	out := make([]domain.Comment, len(views))
+	for i, v := range views {
+		out[i] = v.Comment
+	}
+	return out
+}
+
 func setTags(t *testing.T, r ports.Repos, post domain.Post, tags ...domain.Tag) {
 	t.Helper()
 	ids := make([]int64, len(tags))

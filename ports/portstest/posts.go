@@ -2,6 +2,7 @@ package portstest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -28,6 +29,9 @@ var postTests = []storeTest{
 	{"ListAfter", testPostListAfter},
 	{"ListAfterCursor", testPostListAfterCursor},
 	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
+	{"CountThroughWrites", testPostCountThroughWrites},
+	{"CountConcurrentWrites", testPostCountConcurrentWrites},
+	{"View", testPostView},
 }
 
 func testPostRoundTrip(t *testing.T, st ports.Store) {
@@ -82,6 +86,21 @@ func testPostRoundTrip(t *testing.T, st ports.Store) {
 		if checkErr(t, tc.name+": Posts.Get", err, nil) {
 			check(t, tc.name+": Posts.Get", got.State(), want)
 		}
+		for _, w := range bothPlaces {
+			what := fmt.Sprintf("%s: Posts.View %s", tc.name, w.name)
+			var view ports.PostView
+			err := w.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				view, err = r.Posts.View(ctx, p.ID(), 0)
+				return err
+			})
+			if checkErr(t, what, err, nil) {
+				check(t, what+": the post", view.Post.State(), want)
+				check(t, what+": the author", view.Author, ann)
+				check(t, what+": the tags", view.Tags, []domain.Tag{})
+				check(t, what+": the comments", view.Comments, nil)
+			}
+		}
 		err = st.InTx(ctx, func(r ports.Repos) error {
 			got, err := r.Posts.Lock(ctx, p.ID())
 			if checkErr(t, tc.name+": Posts.Lock", err, nil) {
@@ -115,6 +134,7 @@ func testPostNotFound(t *testing.T, st ports.Store) {
 	}{
 		{"Create by a missing author", func(r ports.Repos) error { p := orphan; return r.Posts.Create(ctx, &p) }},
 		{"Get", func(r ports.Repos) error { _, err := r.Posts.Get(ctx, missingID); return err }},
+		{"View", func(r ports.Repos) error { _, err := r.Posts.View(ctx, missingID, ports.ShowComments); return err }},
 		{"Lock", func(r ports.Repos) error { _, err := r.Posts.Lock(ctx, missingID); return err }},
 		{"Update", func(r ports.Repos) error {
 			s := existing.State()
@@ -307,7 +327,7 @@ func testPostDelete(t *testing.T, st ports.Store) {
 		if total != 1 {
 			t.Errorf("Comments.ListByPost of the kept post: got total %d, want 1", total)
 		}
-		check(t, "Comments.ListByPost of the kept post", list, []domain.Comment{keptComment})
+		check(t, "Comments.ListByPost of the kept post", list, withAuthors(t, []domain.Comment{keptComment}, bob))
 	}
 	allTags, err := r.Tags.List(ctx)
 	if checkErr(t, "Tags.List", err, nil) {
@@ -343,6 +363,12 @@ func testPostDeleteAuthor(t *testing.T, st ports.Store) {
 	for _, p := range []domain.Post{annPost, annDraft} {
 		_, err := r.Posts.Get(ctx, p.ID())
 		checkErr(t, fmt.Sprintf("Posts.Get(%q) of a deleted user", p.Title()), err, domain.ErrNotFound)
+		_, err = r.Posts.View(ctx, p.ID(), ports.ShowComments)
+		checkErr(t, fmt.Sprintf("Posts.View(%q) of a deleted user", p.Title()), err, domain.ErrNotFound)
+	}
+	view, err := r.Posts.View(ctx, bobPost.ID(), ports.ShowComments)
+	if checkErr(t, "Posts.View of the other user's post", err, nil) {
+		checkView(t, "Posts.View of the other user's post", view, bobPost, bob, []domain.Tag{golang}, withAuthors(t, []domain.Comment{stays}, bob))
 	}
 	for _, c := range gone {
 		_, err := r.Comments.Get(ctx, c.ID)
@@ -353,7 +379,7 @@ func testPostDeleteAuthor(t *testing.T, st ports.Store) {
 		if total != 1 {
 			t.Errorf("Comments.ListByPost of the other user's post: got total %d, want 1", total)
 		}
-		check(t, "Comments.ListByPost of the other user's post", list, []domain.Comment{stays})
+		check(t, "Comments.ListByPost of the other user's post", list, withAuthors(t, []domain.Comment{stays}, bob))
 	}
 	tags, err := r.Tags.OfPosts(ctx, []int64{annPost.ID(), bobPost.ID()})
 	if checkErr(t, "Tags.OfPosts", err, nil) {
@@ -455,6 +481,16 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 		if n, err := r.Posts.Count(ctx, f); checkErr(t, "Posts.Count in the transaction", err, nil) && n != 2 {
 			t.Errorf("Posts.Count in the transaction: got %d, want 2", n)
 		}
+		want := []ports.PostView{{Post: p, Author: ann, Tags: []domain.Tag{}}, {Post: older, Author: ann, Tags: []domain.Tag{}}}
+		if got, n, err := r.Posts.ListViews(ctx, f, ports.Page{Limit: 10}); checkErr(t, "Posts.ListViews in the transaction", err, nil) {
+			checkPostViews(t, "Posts.ListViews in the transaction", got, want)
+			if n != 2 {
+				t.Errorf("Posts.ListViews in the transaction: got total %d, want 2", n)
+			}
+		}
+		if got, err := r.Posts.ListViewsAfter(ctx, f, nil, 10); checkErr(t, "Posts.ListViewsAfter in the transaction", err, nil) {
+			checkPostViews(t, "Posts.ListViewsAfter in the transaction", got, want)
+		}
 
 		tag := domain.NewTag("Go", base)
 		if err := r.Tags.Create(ctx, &tag); err != nil {
@@ -492,7 +528,7 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 			if total != 1 {
 				t.Errorf("Comments.ListByPost in the transaction: got total %d, want 1", total)
 			}
-			check(t, "Comments.ListByPost of a comment updated in the transaction", got, []domain.Comment{c})
+			check(t, "Comments.ListByPost of a comment updated in the transaction", got, withAuthors(t, []domain.Comment{c}, ann))
 		}
 
 		p.Retitle("Fresh and changed", at(4*time.Hour))
@@ -739,6 +775,65 @@ func (l library) checkList(t *testing.T, r ports.Repos, what string, f ports.Pos
 	}
 }
 
+// tagsOf returns the library post i's tags in ports.TagOrder ("Go Lang"
+// before "SQL").
+func (l library) tagsOf(i int) []domain.Tag {
+	tags := []domain.Tag{}
+	if slices.Contains(libraryGo, i) {
+		tags = append(tags, l.golang)
+	}
+	if slices.Contains(librarySQL, i) {
+		tags = append(tags, l.sql)
+	}
+	return tags
+}
+
+// views returns the library posts idx with their authors and tags, as the
+// list views show them.
+func (l library) views(idx ...int) []ports.PostView {
+	out := make([]ports.PostView, len(idx))
+	for i, j := range idx {
+		author := []domain.User{l.ann, l.bob}[libraryPosts[j].author]
+		out[i] = ports.PostView{Post: l.posts[j], Author: author, Tags: l.tagsOf(j)}
+	}
+	return out
+}
+
+// checkPostViews compares list views post by post.
+func checkPostViews(t *testing.T, what string, got, want []ports.PostView) {
+	t.Helper()
+	if g, w := viewTitles(got), viewTitles(want); !slices.Equal(g, w) {
+		t.Errorf("%s: got %q, want %q", what, g, w)
+		return
+	}
+	for i := range got {
+		checkView(t, fmt.Sprintf("%s: item %d", what, i), got[i], want[i].Post, want[i].Author, want[i].Tags, nil)
+	}
+}
+
+func viewTitles(views []ports.PostView) []string {
+	out := make([]string, len(views))
+	for i, v := range views {
+		out[i] = v.Post.Title()
+	}
+	return out
+}
+
+// checkViews checks ListViews of one filter and page: the posts of List,
+// each with its author and tags, and the filter's total.
+func (l library) checkViews(t *testing.T, r ports.Repos, what string, f ports.PostFilter, page ports.Page, want []int, total int) {
+	t.Helper()
+	what = fmt.Sprintf("Posts.ListViews %s (%+v, %+v)", what, f, page)
+	got, n, err := r.Posts.ListViews(t.Context(), f, page)
+	if !checkErr(t, what, err, nil) {
+		return
+	}
+	if n != total {
+		t.Errorf("%s: got total %d, want %d", what, n, total)
+	}
+	checkPostViews(t, what, got, l.views(want...))
+}
+
 func (l library) checkCount(t *testing.T, r ports.Repos, what string, f ports.PostFilter, want int) {
 	t.Helper()
 	n, err := r.Posts.Count(t.Context(), f)
@@ -765,6 +860,7 @@ func testPostListPages(t *testing.T, st ports.Store) {
 	}
 	for _, tc := range cases {
 		l.checkList(t, r, "a page, newest first", ports.PostFilter{}, tc.page, tc.want)
+		l.checkViews(t, r, "a page, newest first", ports.PostFilter{}, tc.page, tc.want, len(seenByAnyone))
 	}
 	l.checkCount(t, r, "of every published post", ports.PostFilter{}, len(seenByAnyone))
 	l.checkList(t, r, "a page of a filter", ports.PostFilter{Viewer: l.ann.ID, TagSlug: "go-lang"}, ports.Page{Offset: 1, Limit: 2}, []int{1, 2})
@@ -792,6 +888,7 @@ func testPostListVisibility(t *testing.T, st ports.Store) {
 	for _, tc := range cases {
 		l.checkList(t, r, tc.name, tc.f, ports.Page{Limit: 100}, tc.want)
 		l.checkCount(t, r, tc.name, tc.f, len(tc.want))
+		l.checkViews(t, r, tc.name, tc.f, ports.Page{Limit: 100}, tc.want, len(tc.want))
 	}
 }
 
@@ -830,6 +927,7 @@ func testPostListSearch(t *testing.T, st ports.Store) {
 		what := fmt.Sprintf("searching %q", tc.search)
 		l.checkList(t, r, what, f, ports.Page{Limit: 100}, tc.want)
 		l.checkCount(t, r, what, f, len(tc.want))
+		l.checkViews(t, r, what, f, ports.Page{Limit: 100}, tc.want, len(tc.want))
 	}
 }
 
@@ -864,6 +962,7 @@ func testPostListFilters(t *testing.T, st ports.Store) {
 	for _, tc := range cases {
 		l.checkList(t, r, tc.name, tc.f, ports.Page{Limit: 100}, tc.want)
 		l.checkCount(t, r, tc.name, tc.f, len(tc.want))
+		l.checkViews(t, r, tc.name, tc.f, ports.Page{Limit: 100}, tc.want, len(tc.want))
 	}
 }
 
@@ -892,6 +991,7 @@ func testPostListAfter(t *testing.T, st ports.Store) {
 		for _, limit := range []int{2, 3} {
 			what := fmt.Sprintf("Posts.ListAfter, %s, %d at a time", tc.name, limit)
 			var got []domain.Post
+			var views []ports.PostView
 			var cursor *ports.PostCursor
 			for range len(l.posts) + 1 {
 				page, err := r.Posts.ListAfter(ctx, tc.f, cursor, limit)
@@ -901,6 +1001,10 @@ func testPostListAfter(t *testing.T, st ports.Store) {
 				if len(page) > limit {
 					t.Errorf("%s: got a page of %d posts, want at most %d", what, len(page), limit)
 				}
+				pageViews, err := r.Posts.ListViewsAfter(ctx, tc.f, cursor, limit)
+				if checkErr(t, what+": Posts.ListViewsAfter", err, nil) {
+					views = append(views, pageViews...)
+				}
 				got = append(got, page...)
 				if len(page) < limit {
 					break
@@ -909,6 +1013,7 @@ func testPostListAfter(t *testing.T, st ports.Store) {
 				cursor = &ports.PostCursor{CreatedAt: last.CreatedAt().UnixMicro(), ID: last.ID()}
 			}
 			checkPosts(t, what, got, l.pick(tc.want...))
+			checkPostViews(t, what+": Posts.ListViewsAfter", views, l.views(tc.want...))
 		}
 	}
 }
@@ -991,4 +1096,91 @@ func testPostImagePathsByAuthor(t *testing.T, st ports.Store) {
 			}
 		})
 	}
+}
+
+// checkView compares a Posts.View with the post, author, tags and comments
+// it should carry.
+func checkView(t *testing.T, what string, got ports.PostView, post domain.Post, author domain.User, tags []domain.Tag, comments []ports.CommentView) {
+	t.Helper()
+	check(t, what+": the post", got.Post.State(), post.State())
+	check(t, what+": the author", got.Author, author)
+	check(t, what+": the tags", got.Tags, tags)
+	check(t, what+": the comments", got.Comments, comments)
+}
+
+// testPostView checks the single read's parts: the tags in order, the first
+// comments oldest first with their authors, as many as asked, and the same
+// inside a transaction that has just written them.
+func testPostView(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	bob := createUser(t, r, newUser("Bob", "bob@example.com"))
+	p := createPost(t, r, newPost(t, ann.ID, "Viewed", domain.StatusPublished, base))
+	bare := createPost(t, r, newPost(t, bob.ID, "Bare", domain.StatusDraft, base))
+	// Byte order puts capitals first: Beta, Zed, alpha.
+	zed := createTag(t, r, "Zed", base)
+	alpha := createTag(t, r, "alpha", base)
+	beta := createTag(t, r, "Beta", base)
+	setTags(t, r, p, zed, alpha, beta)
+	var all []domain.Comment
+	for _, c := range []domain.Comment{
+		newComment(p.ID(), bob.ID, "c0", at(2*time.Hour)),
+		newComment(p.ID(), ann.ID, "c1", at(0)),
+		newComment(p.ID(), bob.ID, "c2", at(2*time.Hour)),
+		newComment(p.ID(), ann.ID, "c3", at(time.Hour)),
+	} {
+		all = append(all, createComment(t, r, c))
+	}
+	oldestFirst := withAuthors(t, []domain.Comment{all[1], all[3], all[0], all[2]}, ann, bob)
+	tags := []domain.Tag{beta, zed, alpha}
+	for _, w := range bothPlaces {
+		cases := []struct {
+			comments int
+			want     []ports.CommentView
+		}{
+			{0, nil},
+			{2, oldestFirst[:2]},
+			{ports.ShowComments, oldestFirst},
+		}
+		for _, tc := range cases {
+			what := fmt.Sprintf("Posts.View(%d comments) %s", tc.comments, w.name)
+			var got ports.PostView
+			err := w.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				got, err = r.Posts.View(ctx, p.ID(), tc.comments)
+				return err
+			})
+			if checkErr(t, what, err, nil) {
+				checkView(t, what, got, p, ann, tags, tc.want)
+			}
+		}
+		what := "Posts.View of a post without tags or comments " + w.name
+		var got ports.PostView
+		err := w.run(ctx, st, func(r ports.Repos) error {
+			var err error
+			got, err = r.Posts.View(ctx, bare.ID(), ports.ShowComments)
+			return err
+		})
+		if checkErr(t, what, err, nil) {
+			checkView(t, what, got, bare, bob, []domain.Tag{}, []ports.CommentView{})
+		}
+	}
+
+	// A transaction's View sees what the transaction wrote.
+	err := st.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Posts.SetTags(ctx, bare.ID(), []int64{alpha.ID}); err != nil {
+			return err
+		}
+		c := newComment(bare.ID(), ann.ID, "fresh", at(3*time.Hour))
+		if err := r.Comments.Create(ctx, &c); err != nil {
+			return err
+		}
+		got, err := r.Posts.View(ctx, bare.ID(), ports.ShowComments)
+		if checkErr(t, "Posts.View in the transaction that wrote", err, nil) {
+			checkView(t, "Posts.View in the transaction that wrote", got, bare, bob, []domain.Tag{alpha}, withAuthors(t, []domain.Comment{c}, ann))
+		}
+		return nil
+	})
+	must(t, "InTx", err)
 }

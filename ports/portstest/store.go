@@ -91,12 +91,12 @@ type snapshot struct {
 	Products      []domain.Product
 	ProductsTotal int
 	Hits          []int
-	Posts         []domain.PostState // the seeded posts; the zero value for one that is gone
-	Published     []domain.PostState // every published post, newest first
-	NewSlugSuffix int                // Posts.LastSlugSuffix(newSlug)
-	Tags          []domain.Tag       // every tag
-	PostTags      [][]domain.Tag     // the tags of each seeded post
-	Comments      [][]domain.Comment // the comments on each seeded post
+	Posts         []domain.PostState    // the seeded posts; the zero value for one that is gone
+	Published     []domain.PostState    // every published post, newest first
+	NewSlugSuffix int                   // Posts.LastSlugSuffix(newSlug)
+	Tags          []domain.Tag          // every tag
+	PostTags      [][]domain.Tag        // the tags of each seeded post
+	Comments      [][]ports.CommentView // the comments on each seeded post, with their authors
 	CommentTotals []int
 	Sessions      []domain.Session // the seeded sessions and the new one; the zero value for one that is gone
 }

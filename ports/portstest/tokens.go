@@ -80,6 +80,32 @@ func testTokenRoundTrip(t *testing.T, st ports.Store) {
 		if checkErr(t, tc.name+": Tokens.ByHash", err, nil) {
 			check(t, tc.name+": Tokens.ByHash", got, want)
 		}
+		for _, w := range bothPlaces {
+			what := fmt.Sprintf("%s: Tokens.ByIDWithUser %s", tc.name, w.name)
+			var got domain.Token
+			var owner domain.User
+			err := w.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				got, owner, err = r.Tokens.ByIDWithUser(ctx, tok.ID)
+				return err
+			})
+			if checkErr(t, what, err, nil) {
+				check(t, what+": the token", got, want)
+				check(t, what+": the user", owner, u)
+			}
+		}
+	}
+
+	// The user comes as it is now, not as it was when the token was made.
+	u.Name, u.AvatarPath, u.UpdatedAt = "Ann Renamed", "avatars/ann.png", at(time.Hour)
+	must(t, "Users.Update", r.Users.Update(ctx, u))
+	list, err := r.Tokens.ListByUser(ctx, u.ID)
+	must(t, "Tokens.ListByUser", err)
+	for _, tok := range list {
+		_, owner, err := r.Tokens.ByIDWithUser(ctx, tok.ID)
+		if checkErr(t, "Tokens.ByIDWithUser after the user changed", err, nil) {
+			check(t, "Tokens.ByIDWithUser after the user changed: the user", owner, u)
+		}
 	}
 }
 
@@ -93,6 +119,7 @@ func testTokenNotFound(t *testing.T, st ports.Store) {
 		call func(r ports.Repos) error
 	}{
 		{"ByID", func(r ports.Repos) error { _, err := r.Tokens.ByID(ctx, missingID); return err }},
+		{"ByIDWithUser", func(r ports.Repos) error { _, _, err := r.Tokens.ByIDWithUser(ctx, missingID); return err }},
 		{"ByHash", func(r ports.Repos) error {
 			_, err := r.Tokens.ByHash(ctx, domain.HashSecret("never issued"))
 			return err

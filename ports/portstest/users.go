@@ -242,6 +242,8 @@ func testUserDelete(t *testing.T, st ports.Store) {
 	for _, tok := range annTokens {
 		_, err = r.Tokens.ByID(ctx, tok.ID)
 		checkErr(t, fmt.Sprintf("Tokens.ByID(%d) of a deleted user's token", tok.ID), err, domain.ErrNotFound)
+		_, _, err = r.Tokens.ByIDWithUser(ctx, tok.ID)
+		checkErr(t, fmt.Sprintf("Tokens.ByIDWithUser(%d) of a deleted user's token", tok.ID), err, domain.ErrNotFound)
 		_, err = r.Tokens.ByHash(ctx, tok.Hash)
 		checkErr(t, fmt.Sprintf("Tokens.ByHash of deleted user's token %d", tok.ID), err, domain.ErrNotFound)
 	}
@@ -258,6 +260,11 @@ func testUserDelete(t *testing.T, st ports.Store) {
 	gotTok, err := r.Tokens.ByID(ctx, bobToken.ID)
 	if checkErr(t, "Tokens.ByID of the other user's token", err, nil) {
 		check(t, "the other user's token", gotTok, bobToken)
+	}
+	gotTok, gotBob, err = r.Tokens.ByIDWithUser(ctx, bobToken.ID)
+	if checkErr(t, "Tokens.ByIDWithUser of the other user's token", err, nil) {
+		check(t, "Tokens.ByIDWithUser of the other user's token: the token", gotTok, bobToken)
+		check(t, "Tokens.ByIDWithUser of the other user's token: the user", gotBob, bob)
 	}
 	again := newUser("Ann Again", "ANN@example.com")
 	checkErr(t, "Users.Create with a deleted user's address", r.Users.Create(ctx, &again), nil)

@@ -13,13 +13,16 @@ UPDATE comments SET body = @body, updated_at = @updated_at WHERE id = @id;
 DELETE FROM comments WHERE id = @id;
 
 -- ListCommentsByPost returns one page of the post's comments, oldest first,
--- with how many the post has, read in the same snapshot. A page past the end
--- has no row to carry the count; CountCommentsByPost answers then.
+-- each with its author, and how many the post has, read in the same
+-- snapshot. Every comment has its user (the foreign key cascades), so the
+-- join keeps them all. A page past the end has no row to carry the count;
+-- CountCommentsByPost answers then.
 -- name: ListCommentsByPost :many
-SELECT id, post_id, user_id, body, created_at, updated_at, count(*) OVER () AS total
-FROM comments
-WHERE post_id = @post_id
-ORDER BY created_at, id
+SELECT sqlc.embed(c), sqlc.embed(u), count(*) OVER () AS total
+FROM comments c
+JOIN users u ON u.id = c.user_id
+WHERE c.post_id = @post_id
+ORDER BY c.created_at, c.id
 LIMIT @row_limit::bigint OFFSET @row_offset::bigint;
 
 -- name: CountCommentsByPost :one

@@ -9,6 +9,14 @@ RETURNING id;
 -- name: GetToken :one
 SELECT * FROM personal_access_tokens WHERE id = @id;
 
+-- GetTokenWithUser reads a token and its owner in one round trip, as every
+-- authenticated request needs both.
+-- name: GetTokenWithUser :one
+SELECT sqlc.embed(t), sqlc.embed(u)
+FROM personal_access_tokens t
+JOIN users u ON u.id = t.user_id
+WHERE t.id = @id;
+
 -- name: GetTokenByHash :one
 SELECT * FROM personal_access_tokens WHERE token_hash = @token_hash;
 

@@ -9,6 +9,12 @@ RETURNING id;
 -- name: GetPost :one
 SELECT * FROM posts WHERE id = @id;
 
+-- name: GetPostWithAuthor :one
+SELECT sqlc.embed(p), sqlc.embed(u)
+FROM posts p
+JOIN users u ON u.id = p.author_id
+WHERE p.id = @id;
+
 -- name: UpdatePost :execrows
 UPDATE posts
 SET title = @title,
@@ -63,3 +69,11 @@ ON CONFLICT DO NOTHING;
 SELECT image_path FROM posts
 WHERE author_id = @author_id AND image_path <> ''
 ORDER BY id;
+
+-- PostCounts reads the counters that migration 0006 keeps: every published
+-- post, summed over the shards, and the published posts and drafts of
+-- @author_id, zero for an author without posts (or 0).
+-- name: PostCounts :one
+SELECT CAST((SELECT coalesce(sum(published), 0) FROM post_counts) AS INTEGER) AS published,
+       CAST(coalesce((SELECT a.published FROM author_post_counts a WHERE a.author_id = @author_id), 0) AS INTEGER) AS author_published,
+       CAST(coalesce((SELECT a.drafts FROM author_post_counts a WHERE a.author_id = @author_id), 0) AS INTEGER) AS author_drafts;

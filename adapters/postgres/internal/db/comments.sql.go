@@ -80,10 +80,11 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (Comment, error) {
 }
 
 const listCommentsByPost = `-- name: ListCommentsByPost :many
-SELECT id, post_id, user_id, body, created_at, updated_at, count(*) OVER () AS total
-FROM comments
-WHERE post_id = $1
-ORDER BY created_at, id
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, count(*) OVER () AS total
+FROM comments c
+JOIN users u ON u.id = c.user_id
+WHERE c.post_id = $1
+ORDER BY c.created_at, c.id
 LIMIT $3::bigint OFFSET $2::bigint
 `
 
@@ -94,18 +95,16 @@ type ListCommentsByPostParams struct {
 }
 
 type ListCommentsByPostRow struct {
-	ID        int64
-	PostID    int64
-	UserID    int64
-	Body      string
-	CreatedAt pgtype.Timestamptz
-	UpdatedAt pgtype.Timestamptz
-	Total     int64
+	Comment Comment
+	User    User
+	Total   int64
 }
 
 // ListCommentsByPost returns one page of the post's comments, oldest first,
-// with how many the post has, read in the same snapshot. A page past the end
-// has no row to carry the count; CountCommentsByPost answers then.
+// each with its author, and how many the post has, read in the same
+// snapshot. Every comment has its user (the foreign key cascades), so the
+// join keeps them all. A page past the end has no row to carry the count;
+// CountCommentsByPost answers then.
 func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPostParams) ([]ListCommentsByPostRow, error) {
 	rows, err := q.db.Query(ctx, listCommentsByPost, arg.PostID, arg.RowOffset, arg.RowLimit)
 	if err != nil {
@@ -116,12 +115,22 @@ func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPost
 	for rows.Next() {
 		var i ListCommentsByPostRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.PostID,
-			&i.UserID,
-			&i.Body,
-			&i.CreatedAt,
-			&i.UpdatedAt,
+			&i.Comment.ID,
+			&i.Comment.PostID,
+			&i.Comment.UserID,
+			&i.Comment.Body,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.User.ID,
+			&i.User.Name,
+			&i.User.Email,
+			&i.User.EmailKey,
+			&i.User.PasswordHash,
+			&i.User.RememberToken,
+			&i.User.EmailVerifiedAt,
+			&i.User.AvatarPath,
+			&i.User.CreatedAt,
+			&i.User.UpdatedAt,
 			&i.Total,
 		); err != nil {
 			return nil, err

@@ -8,6 +8,12 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type AuthorPostCount struct {
+	AuthorID  int64
+	Published int64
+	Drafts    int64
+}
+
 type Comment struct {
 	ID        int64
 	PostID    int64
@@ -52,6 +58,12 @@ type Post struct {
 	PublishedAt pgtype.Timestamptz
 	CreatedAt   pgtype.Timestamptz
 	UpdatedAt   pgtype.Timestamptz
+}
+
+type PostCount struct {
+	Shard     int16
+	Published int64
+	Drafts    int64
 }
 
 type PostTag struct {

@@ -147,6 +147,47 @@ func (q *Queries) GetTokenByHash(ctx context.Context, tokenHash string) (Persona
 	return i, err
 }
 
+const getTokenWithUser = `-- name: GetTokenWithUser :one
+SELECT t.id, t.user_id, t.name, t.token_hash, t.abilities, t.last_used_at, t.expires_at, t.created_at, t.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at
+FROM personal_access_tokens t
+JOIN users u ON u.id = t.user_id
+WHERE t.id = $1
+`
+
+type GetTokenWithUserRow struct {
+	PersonalAccessToken PersonalAccessToken
+	User                User
+}
+
+// GetTokenWithUser reads a token and its owner in one round trip, as every
+// authenticated request needs both.
+func (q *Queries) GetTokenWithUser(ctx context.Context, id int64) (GetTokenWithUserRow, error) {
+	row := q.db.QueryRow(ctx, getTokenWithUser, id)
+	var i GetTokenWithUserRow
+	err := row.Scan(
+		&i.PersonalAccessToken.ID,
+		&i.PersonalAccessToken.UserID,
+		&i.PersonalAccessToken.Name,
+		&i.PersonalAccessToken.TokenHash,
+		&i.PersonalAccessToken.Abilities,
+		&i.PersonalAccessToken.LastUsedAt,
+		&i.PersonalAccessToken.ExpiresAt,
+		&i.PersonalAccessToken.CreatedAt,
+		&i.PersonalAccessToken.UpdatedAt,
+		&i.User.ID,
+		&i.User.Name,
+		&i.User.Email,
+		&i.User.EmailKey,
+		&i.User.PasswordHash,
+		&i.User.RememberToken,
+		&i.User.EmailVerifiedAt,
+		&i.User.AvatarPath,
+		&i.User.CreatedAt,
+		&i.User.UpdatedAt,
+	)
+	return i, err
+}
+
 const listTokensByUser = `-- name: ListTokensByUser :many
 SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at FROM personal_access_tokens
 WHERE user_id = $1

@@ -8,6 +8,12 @@ import (
 	"database/sql"
 )
 
+type AuthorPostCount struct {
+	AuthorID  int64
+	Published int64
+	Drafts    int64
+}
+
 type Comment struct {
 	ID        int64
 	PostID    int64
@@ -52,6 +58,12 @@ type Post struct {
 	PublishedAt sql.NullInt64
 	CreatedAt   int64
 	UpdatedAt   int64
+}
+
+type PostCount struct {
+	Shard     int64
+	Published int64
+	Drafts    int64
 }
 
 type PostTag struct {

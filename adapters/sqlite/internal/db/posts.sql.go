@@ -159,6 +159,47 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (Post, error) {
 	return i, err
 }
 
+const getPostWithAuthor = `-- name: GetPostWithAuthor :one
+SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at
+FROM posts p
+JOIN users u ON u.id = p.author_id
+WHERE p.id = ?1
+`
+
+type GetPostWithAuthorRow struct {
+	Post Post
+	User User
+}
+
+func (q *Queries) GetPostWithAuthor(ctx context.Context, id int64) (GetPostWithAuthorRow, error) {
+	row := q.db.QueryRowContext(ctx, getPostWithAuthor, id)
+	var i GetPostWithAuthorRow
+	err := row.Scan(
+		&i.Post.ID,
+		&i.Post.AuthorID,
+		&i.Post.Title,
+		&i.Post.Slug,
+		&i.Post.Excerpt,
+		&i.Post.Body,
+		&i.Post.Status,
+		&i.Post.ImagePath,
+		&i.Post.PublishedAt,
+		&i.Post.CreatedAt,
+		&i.Post.UpdatedAt,
+		&i.User.ID,
+		&i.User.Name,
+		&i.User.Email,
+		&i.User.EmailKey,
+		&i.User.PasswordHash,
+		&i.User.RememberToken,
+		&i.User.EmailVerifiedAt,
+		&i.User.AvatarPath,
+		&i.User.CreatedAt,
+		&i.User.UpdatedAt,
+	)
+	return i, err
+}
+
 const imagePathsByAuthor = `-- name: ImagePathsByAuthor :many
 SELECT image_path FROM posts
 WHERE author_id = ?1 AND image_path <> ''
@@ -214,6 +255,28 @@ func (q *Queries) LastSlugSuffix(ctx context.Context, base string) (int64, error
 	var suffix int64
 	err := row.Scan(&suffix)
 	return suffix, err
+}
+
+const postCounts = `-- name: PostCounts :one
+SELECT CAST((SELECT coalesce(sum(published), 0) FROM post_counts) AS INTEGER) AS published,
+       CAST(coalesce((SELECT a.published FROM author_post_counts a WHERE a.author_id = ?1), 0) AS INTEGER) AS author_published,
+       CAST(coalesce((SELECT a.drafts FROM author_post_counts a WHERE a.author_id = ?1), 0) AS INTEGER) AS author_drafts
+`
+
+type PostCountsRow struct {
+	Published       int64
+	AuthorPublished int64
+	AuthorDrafts    int64
+}
+
+// PostCounts reads the counters that migration 0006 keeps: every published
+// post, summed over the shards, and the published posts and drafts of
+// @author_id, zero for an author without posts (or 0).
+func (q *Queries) PostCounts(ctx context.Context, authorID int64) (PostCountsRow, error) {
+	row := q.db.QueryRowContext(ctx, postCounts, authorID)
+	var i PostCountsRow
+	err := row.Scan(&i.Published, &i.AuthorPublished, &i.AuthorDrafts)
+	return i, err
 }
 
 const updatePost = `-- name: UpdatePost :execrows

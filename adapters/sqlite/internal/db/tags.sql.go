@@ -122,7 +122,6 @@ SELECT pt.post_id, t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at
 FROM post_tags pt
 JOIN tags t ON t.id = pt.tag_id
 WHERE pt.post_id IN (/*SLICE:post_ids*/?)
-ORDER BY pt.post_id, t.name, t.id
 `
 
 type ListTagsOfPostsRow struct {
@@ -130,6 +129,9 @@ type ListTagsOfPostsRow struct {
 	Tag    Tag
 }
 
+// ListTagsOfPosts returns the links in no particular order: the caller
+// orders each post's tags (ports.TagOrder), which costs less than SQLite's
+// sorter.
 func (q *Queries) ListTagsOfPosts(ctx context.Context, postIds []int64) ([]ListTagsOfPostsRow, error) {
 	query := listTagsOfPosts
 	var queryParams []interface{}
