@@ -97,12 +97,21 @@ func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User,
 func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r ports.Repos, u domain.User, now time.Time) error) (domain.User, error) {
 	key := "login:" + domain.EmailKey(in.Email) + "|" + in.IP
 	now := a.clock.Now()
-	hits, resetAt, err := a.store.Repos().RateLimits.Attempts(ctx, key, now)
-	if err != nil {
-		return domain.User{}, fmt.Errorf("login: %w", err)
-	}
-	if a.cfg.LoginMaxAttempts > 0 && hits >= a.cfg.LoginMaxAttempts {
-		return domain.User{}, tooManyAttempts(resetAt.Sub(now))
+	// With the limit off nothing is counted; with it on, a success clears
+	// the count only when there is one, so that a login costs no write to
+	// the shared counters in the common case.
+	throttled := a.cfg.LoginMaxAttempts > 0
+	hits := 0
+	if throttled {
+		var resetAt time.Time
+		var err error
+		hits, resetAt, err = a.store.Repos().RateLimits.Attempts(ctx, key, now)
+		if err != nil {
+			return domain.User{}, fmt.Errorf("login: %w", err)
+		}
+		if hits >= a.cfg.LoginMaxAttempts {
+			return domain.User{}, tooManyAttempts(resetAt.Sub(now))
+		}
 	}
 
 	u, ok, err := a.checkCredentials(ctx, in.Email, in.Password)
@@ -110,8 +119,10 @@ func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r p
 		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
 	if !ok {
-		if _, _, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now); err != nil {
-			return domain.User{}, fmt.Errorf("login: %w", err)
+		if throttled {
+			if _, _, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now); err != nil {
+				return domain.User{}, fmt.Errorf("login: %w", err)
+			}
 		}
 		return domain.User{}, domain.ErrBadCredentials
 	}
@@ -143,8 +154,10 @@ func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r p
 	if err != nil {
 		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
-	if err := a.store.Repos().RateLimits.Clear(ctx, key); err != nil {
-		return domain.User{}, fmt.Errorf("login: %w", err)
+	if hits > 0 {
+		if err := a.store.Repos().RateLimits.Clear(ctx, key); err != nil {
+			return domain.User{}, fmt.Errorf("login: %w", err)
+		}
 	}
 	return u, nil
 }
