@@ -129,28 +129,44 @@ func (q *postQuery) whereClause() string {
 	return "\nWHERE " + strings.Join(q.where, "\n  AND ")
 }
 
-// listSQL is the statement of one page, newest first, which
-// posts_created_at_id serves read backwards; withAuthors joins each post's
-// author, a look-up of users_pkey per row. A limit of zero or less means
+// pageSQL is the order and the bounds of one page, newest first, which
+// posts_created_at_id serves read backwards. A limit of zero or less means
 // none, and an offset of zero or less is left out. The limit is written as
 // a number (see the top of this file); the offset is a parameter, so that
-// paging deeper adds no statement texts.
-func (q *postQuery) listSQL(limit, offset int, withAuthors bool) string {
-	var b strings.Builder
-	if withAuthors {
-		b.WriteString("SELECT " + postColumns + ",\n       " + userColumns + "\nFROM posts p\nJOIN users u ON u.id = p.author_id")
-	} else {
-		b.WriteString("SELECT " + postColumns + "\nFROM posts p")
-	}
-	b.WriteString(q.whereClause())
-	b.WriteString("\nORDER BY p.created_at DESC, p.id DESC")
+// paging deeper adds no statement texts. It is built once per page, since
+// the offset is added to the arguments that listSQL and tagsSQL share.
+func (q *postQuery) pageSQL(limit, offset int) string {
+	s := "\nORDER BY p.created_at DESC, p.id DESC"
 	if limit > 0 {
-		b.WriteString("\nLIMIT " + strconv.Itoa(limit))
+		s += "\nLIMIT " + strconv.Itoa(limit)
 	}
 	if offset > 0 {
-		b.WriteString("\nOFFSET " + q.arg(int64(offset)))
+		s += "\nOFFSET " + q.arg(int64(offset))
 	}
-	return b.String()
+	return s
+}
+
+// listSQL is the statement of the page that pageSQL bounds; withAuthors
+// joins each post's author, a look-up of users_pkey per row.
+func (q *postQuery) listSQL(page string, withAuthors bool) string {
+	if withAuthors {
+		return "SELECT " + postColumns + ",\n       " + userColumns +
+			"\nFROM posts p\nJOIN users u ON u.id = p.author_id" + q.whereClause() + page
+	}
+	return "SELECT " + postColumns + "\nFROM posts p" + q.whereClause() + page
+}
+
+// tagsSQL is the statement of the posts of the page that pageSQL bounds
+// with their tags, a row per link and one with no tag for a post without
+// any, in no particular order. It finds the page again rather than taking
+// its ids, so that it can go in one batch with listSQL: walking
+// posts_created_at_id for a page a second time costs PostgreSQL less than
+// the round trip it saves (see postview.go). Each statement sees the posts
+// committed when it starts, so a post written in between can shift the
+// page; the ids this one returns tell which of listSQL's posts it covered.
+func (q *postQuery) tagsSQL(page string) string {
+	return "SELECT page.id, " + tagColumns + "\nFROM (\nSELECT p.id\nFROM posts p" + q.whereClause() + page + ") AS page" +
+		"\nLEFT JOIN post_tags pt ON pt.post_id = page.id\nLEFT JOIN tags t ON t.id = pt.tag_id"
 }
 
 // countSQL is the statement that counts the matching posts.
@@ -181,18 +197,27 @@ func (q *postQuery) views(ctx context.Context, conn db.DBTX, sql string) ([]port
 	return collectViews(rows)
 }
 
-// collectViews reads the rows of a list with authors.
+// collectViews reads the rows of a list with authors. The rows are
+// scanned into one pair of records, which ForEachRow reuses, and appended to
+// a slice sized for a page: pgx.CollectRows would allocate both per row and
+// grow the slice as it goes.
 func collectViews(rows pgx.Rows) ([]ports.PostView, error) {
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (ports.PostView, error) {
-		var p db.Post
-		var u db.User
-		err := row.Scan(&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
-			&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt,
-			&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-			&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt)
-		return ports.PostView{Post: postOf(p), Author: userOf(u)}, err
+	views := make([]ports.PostView, 0, viewsPerPage)
+	var p db.Post
+	var u db.User
+	_, err := pgx.ForEachRow(rows, []any{&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
+		&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt,
+		&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
+		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt}, func() error {
+		views = append(views, ports.PostView{Post: postOf(p), Author: userOf(u)})
+		return nil
 	})
+	return views, err
 }
+
+// viewsPerPage is the capacity collectViews starts with: a page of the
+// default size and the one more post a cursor page reads.
+const viewsPerPage = 16
 
 // count runs the statement built by countSQL on conn.
 func (q *postQuery) count(ctx context.Context, conn db.DBTX) (int64, error) {

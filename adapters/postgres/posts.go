@@ -110,7 +110,7 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 
 func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
 	q := postFilter(f)
-	list, err := q.list(ctx, r.conn, q.listSQL(page.Limit, page.Offset, false))
+	list, err := q.list(ctx, r.conn, q.listSQL(q.pageSQL(page.Limit, page.Offset), false))
 	if err != nil {
 		return nil, storeError("list posts", err)
 	}
@@ -144,7 +144,7 @@ func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.
 	if cursor != nil {
 		q.after(*cursor)
 	}
-	list, err := q.list(ctx, r.conn, q.listSQL(limit, 0, false))
+	list, err := q.list(ctx, r.conn, q.listSQL(q.pageSQL(limit, 0), false))
 	if err != nil {
 		return nil, storeError("list posts after cursor", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -23,12 +24,12 @@ import (
 //
 //   - View: the post with its author, its tags and its first comments with
 //     their authors, which depend on the post's id alone: one round trip.
-//   - ListViews: the page with its authors joined, and the total from the
-//     counters, in one round trip; then the page's tags, which need its ids.
-//     A page that must be planned per call (perCall in postlist.go) goes
-//     alone, since a batch runs every statement prepared, and its total
-//     after it.
-//   - ListViewsAfter: the page with its authors, then its tags.
+//   - ListViews: the page with its authors joined, its posts' tags (found
+//     by walking the page again, tagsSQL in postlist.go) and the total from
+//     the counters: one round trip. A page that must be planned per call
+//     (perCall in postlist.go) goes alone, since a batch runs every
+//     statement prepared, and its tags and total after it.
+//   - ListViewsAfter: the same without the total.
 //
 // sqlc generates no batches of different statements, so their texts are
 // here; the tags and comments are those of ListTagsOfPosts and
@@ -39,7 +40,7 @@ FROM posts p
 JOIN users u ON u.id = p.author_id
 WHERE p.id = $1`
 
-	viewTagsSQL = `SELECT t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at
+	viewTagsSQL = `SELECT ` + tagColumns + `
 FROM post_tags pt
 JOIN tags t ON t.id = pt.tag_id
 WHERE pt.post_id = $1`
@@ -69,6 +70,9 @@ func scanCounts(row pgx.Row, t ports.PostTally) (int, error) {
 	return int(t.Sum(published, authorPublished, authorDrafts)), nil
 }
 
+// tagColumns are the columns of db.Tag in the order scanTag reads them.
+const tagColumns = `t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at`
+
 // userColumns are the columns of db.User in the order the views scan them.
 const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
        u.email_verified_at, u.avatar_path, u.created_at, u.updated_at`
@@ -81,10 +85,6 @@ type batcher interface {
 
 func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
 	op := fmt.Sprintf("view post %d", id)
-	conn, ok := r.conn.(batcher)
-	if !ok {
-		return ports.PostView{}, fmt.Errorf("%s: %T cannot send a batch", op, r.conn)
-	}
 	var view ports.PostView
 	found := false
 	b := &pgx.Batch{}
@@ -125,7 +125,7 @@ func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostV
 			return err
 		})
 	}
-	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+	if err := r.sendBatch(ctx, b); err != nil {
 		return ports.PostView{}, storeError(op, err)
 	}
 	if !found {
@@ -138,59 +138,100 @@ func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostV
 func (r posts) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
 	const op = "list posts with their authors"
 	q := postFilter(f)
-	query := q.listSQL(page.Limit, page.Offset, true)
+	bounds := q.pageSQL(page.Limit, page.Offset)
 	t, tallied := f.Tally()
-	var views []ports.PostView
-	var total int
 	if q.perCall || !tallied {
-		var err error
-		if views, err = q.views(ctx, r.conn, query); err != nil {
+		views, err := q.views(ctx, r.conn, q.listSQL(bounds, true))
+		if err != nil {
 			return nil, 0, storeError(op, err)
 		}
-		if total, err = r.Count(ctx, f); err != nil {
+		total, err := r.Count(ctx, f)
+		if err != nil {
 			return nil, 0, err
 		}
-	} else {
-		conn, ok := r.conn.(batcher)
-		if !ok {
-			return nil, 0, fmt.Errorf("%s: %T cannot send a batch", op, r.conn)
-		}
-		b := &pgx.Batch{}
-		b.Queue(query, q.args...).Query(func(rows pgx.Rows) error {
+		return views, total, r.attachTags(ctx, views)
+	}
+	var total int
+	b, attach := r.pageBatch(q, bounds)
+	if t.Counted() {
+		b.Queue(countsSQL, t.Author).QueryRow(func(row pgx.Row) error {
 			var err error
-			views, err = collectViews(rows)
+			total, err = scanCounts(row, t)
 			return err
 		})
-		if t.Counted() {
-			b.Queue(countsSQL, t.Author).QueryRow(func(row pgx.Row) error {
-				var err error
-				total, err = scanCounts(row, t)
-				return err
-			})
-		}
-		if err := conn.SendBatch(ctx, b).Close(); err != nil {
-			return nil, 0, storeError(op, err)
-		}
 	}
-	if err := r.attachTags(ctx, views); err != nil {
-		return nil, 0, err
+	if err := r.sendBatch(ctx, b); err != nil {
+		return nil, 0, storeError(op, err)
 	}
-	return views, total, nil
+	views, err := attach(ctx)
+	return views, total, err
 }
 
 func (r posts) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
+	const op = "list posts after cursor with their authors"
 	q := postFilter(f)
 	if cursor != nil {
 		q.after(*cursor)
 	}
-	views, err := q.views(ctx, r.conn, q.listSQL(limit, 0, true))
-	if err != nil {
-		return nil, storeError("list posts after cursor with their authors", err)
+	bounds := q.pageSQL(limit, 0)
+	if q.perCall {
+		views, err := q.views(ctx, r.conn, q.listSQL(bounds, true))
+		if err != nil {
+			return nil, storeError(op, err)
+		}
+		return views, r.attachTags(ctx, views)
 	}
-	if err := r.attachTags(ctx, views); err != nil {
-		return nil, err
+	b, attach := r.pageBatch(q, bounds)
+	if err := r.sendBatch(ctx, b); err != nil {
+		return nil, storeError(op, err)
 	}
-	return views, nil
+	return attach(ctx)
+}
+
+// pageBatch queues the page that bounds delimits, with its authors, and
+// the tags of its posts. More statements may be queued after them; the
+// returned function, called after the batch is sent, attaches the tags.
+func (r posts) pageBatch(q *postQuery, bounds string) (*pgx.Batch, func(context.Context) ([]ports.PostView, error)) {
+	var views []ports.PostView
+	var byPost map[int64][]domain.Tag
+	b := &pgx.Batch{}
+	b.Queue(q.listSQL(bounds, true), q.args...).Query(func(rows pgx.Rows) error {
+		var err error
+		views, err = collectViews(rows)
+		return err
+	})
+	b.Queue(q.tagsSQL(bounds), q.args...).Query(func(rows pgx.Rows) error {
+		var err error
+		byPost, err = collectPageTags(rows)
+		return err
+	})
+	return b, func(ctx context.Context) ([]ports.PostView, error) {
+		return views, r.attachTags(ctx, assignPageTags(views, byPost))
+	}
+}
+
+// assignPageTags gives views the tags tagsSQL found for them, and returns
+// those of them it found nothing for, from the first such on: a post
+// written between the statements of a page batch shifts the page the
+// second one sees, and the posts it missed need their tags read again.
+func assignPageTags(views []ports.PostView, byPost map[int64][]domain.Tag) []ports.PostView {
+	for i := range views {
+		tags, ok := byPost[views[i].Post.ID()]
+		if !ok {
+			return views[i:]
+		}
+		views[i].Tags = tags
+	}
+	return nil
+}
+
+// sendBatch sends b in one round trip.
+func (r posts) sendBatch(ctx context.Context, b *pgx.Batch) error {
+	conn, ok := r.conn.(batcher)
+	if !ok {
+		return fmt.Errorf("%T cannot send a batch", r.conn)
+	}
+	return conn.SendBatch(ctx, b).Close()
 }
 
 // attachTags reads the tags of views' posts with one statement.
@@ -212,4 +253,29 @@ func (r posts) attachTags(ctx context.Context, views []ports.PostView) error {
 		}
 	}
 	return nil
+}
+
+// collectPageTags reads the rows of tagsSQL: each post of the page with
+// its tags in ports.TagOrder, an empty list for a post without any.
+func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
+	byPost := make(map[int64][]domain.Tag)
+	var postID int64
+	var tagID *int64
+	var name, nameKey, slug *string
+	var created, updated pgtype.Timestamptz
+	_, err := pgx.ForEachRow(rows, []any{&postID, &tagID, &name, &nameKey, &slug, &created, &updated}, func() error {
+		list, ok := byPost[postID]
+		if !ok {
+			list = []domain.Tag{}
+		}
+		if tagID != nil {
+			list = append(list, tagOf(db.Tag{ID: *tagID, Name: *name, NameKey: *nameKey, Slug: *slug, CreatedAt: created, UpdatedAt: updated}))
+		}
+		byPost[postID] = list
+		return nil
+	})
+	for _, list := range byPost {
+		slices.SortFunc(list, ports.TagOrder)
+	}
+	return byPost, err
 }
