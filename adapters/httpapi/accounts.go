@@ -34,7 +34,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(authResponse{"User registered successfully.", s.presentUser(c, u), token.String()})
+	return sendJSON(c, http.StatusCreated, authResponse{"User registered successfully.", s.presentUser(c, u), token.String()})
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
@@ -46,7 +46,7 @@ func (s *Server) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
+	return sendJSON(c, http.StatusOK, authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
 }
 
 // loginInput validates the body of a login, by token or by session.
@@ -74,10 +74,10 @@ func (s *Server) logout(c *fiber.Ctx) error {
 	if err := s.endSession(c); err != nil {
 		return err
 	}
-	return c.JSON(message{"Logged out successfully."})
+	return sendJSON(c, http.StatusOK, message{"Logged out successfully."})
 }
 
 func (s *Server) me(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
-	return c.JSON(s.presentUser(c, actor.User))
+	return sendJSON(c, http.StatusOK, s.presentUser(c, actor.User))
 }

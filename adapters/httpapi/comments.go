@@ -41,7 +41,7 @@ func (s *Server) listComments(c *fiber.Ctx) error {
 	for i, v := range views {
 		data[i] = s.presentComment(c, v)
 	}
-	return c.JSON(s.paginate(c, data, len(data), total, page, perPage, ""))
+	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(data), total, page, perPage, ""))
 }
 
 func (s *Server) createComment(c *fiber.Ctx) error {
@@ -58,7 +58,7 @@ func (s *Server) createComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": s.presentComment(c, view)})
+	return sendJSON(c, http.StatusCreated, fiber.Map{"data": s.presentComment(c, view)})
 }
 
 func (s *Server) showComment(c *fiber.Ctx) error {
@@ -71,7 +71,7 @@ func (s *Server) showComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentComment(c, view)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
 func (s *Server) updateComment(c *fiber.Ctx) error {
@@ -88,7 +88,7 @@ func (s *Server) updateComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentComment(c, view)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
 func (s *Server) deleteComment(c *fiber.Ctx) error {
@@ -100,5 +100,5 @@ func (s *Server) deleteComment(c *fiber.Ctx) error {
 	if err := s.comments.Delete(c.UserContext(), actor, id); err != nil {
 		return err
 	}
-	return c.JSON(message{"Comment deleted successfully."})
+	return sendJSON(c, http.StatusOK, message{"Comment deleted successfully."})
 }

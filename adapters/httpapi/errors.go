@@ -77,7 +77,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		if fe.Code >= 500 {
 			logFault(c, log, err)
 		}
-		return c.Status(fe.Code).JSON(errorBody{Message: msg})
+		return sendJSON(c, fe.Code, errorBody{Message: msg})
 	}
 
 	de, ok := domain.AsError(err)
@@ -89,12 +89,12 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 	}
 	if !ok {
 		logFault(c, log, err)
-		return c.Status(http.StatusInternalServerError).JSON(errorBody{Message: statusMessage[http.StatusInternalServerError]})
+		return sendJSON(c, http.StatusInternalServerError, errorBody{Message: statusMessage[http.StatusInternalServerError]})
 	}
 	if errors.Is(de, domain.ErrCannotCreatePosts) {
 		// The specification shows this refusal as the controller's own
 		// response: a message and nothing else.
-		return c.Status(http.StatusForbidden).JSON(message{de.Message})
+		return sendJSON(c, http.StatusForbidden, message{de.Message})
 	}
 	status := kindStatus[de.Kind]
 	if st, ok := codeStatus[de.Code]; ok {
@@ -121,7 +121,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		body.Message = statusMessage[http.StatusInternalServerError]
 		body.Errors = nil
 	}
-	return c.Status(status).JSON(body)
+	return sendJSON(c, status, body)
 }
 
 // logFault records a server-side failure with the request it broke.

@@ -30,7 +30,7 @@ func (s *Server) operations() {
 // restarted, which would not help.
 func (s *Server) healthz(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.JSON(probe{Status: "ok"})
+	return sendJSON(c, http.StatusOK, probe{Status: "ok"})
 }
 
 // readyz answers 200 when the store answers a ping within readyTimeout and
@@ -42,7 +42,7 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready: store unreachable", "request_id", requestID(c), "error", err.Error())
-		return c.Status(http.StatusServiceUnavailable).JSON(probe{Status: "unavailable"})
+		return sendJSON(c, http.StatusServiceUnavailable, probe{Status: "unavailable"})
 	}
-	return c.JSON(probe{Status: "ok"})
+	return sendJSON(c, http.StatusOK, probe{Status: "ok"})
 }

@@ -31,7 +31,7 @@ func (s *Server) listPosts(c *fiber.Ctx) error {
 	for i, v := range views {
 		data[i] = s.presentPost(c, apiV1, v, postInList)
 	}
-	return c.JSON(s.paginate(c, data, len(views), total, page, perPage, "v1"))
+	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(views), total, page, perPage, "v1"))
 }
 
 func (s *Server) showPost(c *fiber.Ctx) error {
@@ -43,7 +43,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
 }
 
 // createPost refuses a token without posts:write before reading the body,
@@ -66,7 +66,7 @@ func (s *Server) createPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
+	return sendJSON(c, http.StatusCreated, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
 }
 
 func (s *Server) updatePost(c *fiber.Ctx) error {
@@ -87,7 +87,7 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
 }
 
 func (s *Server) deletePost(c *fiber.Ctx) error {
@@ -99,7 +99,7 @@ func (s *Server) deletePost(c *fiber.Ctx) error {
 	if err := s.posts.Delete(c.UserContext(), actor, id); err != nil {
 		return err
 	}
-	return c.JSON(message{"Post deleted successfully."})
+	return sendJSON(c, http.StatusOK, message{"Post deleted successfully."})
 }
 
 // postFilter reads the list's search and status parameters; an empty

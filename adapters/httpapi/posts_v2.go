@@ -160,7 +160,7 @@ func (s *Server) listPostsV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(s.presentCursorPage(c, views, next, q.limit))
+	return sendJSON(c, http.StatusOK, s.presentCursorPage(c, views, next, q.limit))
 }
 
 func (s *Server) createPostV2(c *fiber.Ctx) error {
@@ -177,7 +177,7 @@ func (s *Server) createPostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
+	return sendJSON(c, http.StatusCreated, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
 func (s *Server) showPostV2(c *fiber.Ctx) error {
@@ -189,7 +189,7 @@ func (s *Server) showPostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
 func (s *Server) updatePostV2(c *fiber.Ctx) error {
@@ -206,7 +206,7 @@ func (s *Server) updatePostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
 func (s *Server) deletePostV2(c *fiber.Ctx) error {

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
@@ -35,7 +37,7 @@ func (s *Server) updateProfile(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return c.JSON(out)
+	return sendJSON(c, http.StatusOK, out)
 }
 
 func (s *Server) updateAvatar(c *fiber.Ctx) error {
@@ -56,7 +58,7 @@ func (s *Server) updateAvatar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(profileResponse{Message: "Avatar updated successfully.", User: s.presentUser(c, u)})
+	return sendJSON(c, http.StatusOK, profileResponse{Message: "Avatar updated successfully.", User: s.presentUser(c, u)})
 }
 
 func (s *Server) deleteAccount(c *fiber.Ctx) error {
@@ -76,7 +78,7 @@ func (s *Server) deleteAccount(c *fiber.Ctx) error {
 	if err := s.endSession(c); err != nil {
 		return err
 	}
-	return c.JSON(message{"Account deleted successfully."})
+	return sendJSON(c, http.StatusOK, message{"Account deleted successfully."})
 }
 
 // profileInput validates a profile update as Laravel's rules

@@ -179,7 +179,7 @@ func (s *Server) sessionLogin(c *fiber.Ctx) error {
 		return err
 	}
 	s.setSessionCookies(c, cookie, sess.CSRFToken)
-	return c.JSON(sessionResponse{"Logged in successfully.", s.presentUser(c, u)})
+	return sendJSON(c, http.StatusOK, sessionResponse{"Logged in successfully.", s.presentUser(c, u)})
 }
 
 func (s *Server) sessionLogout(c *fiber.Ctx) error {

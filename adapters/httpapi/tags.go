@@ -18,7 +18,7 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": presentTags(tags)})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": presentTags(tags)})
 }
 
 func (s *Server) createTag(c *fiber.Ctx) error {
@@ -35,5 +35,5 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(fiber.Map{"data": presentTag(tag)})
+	return sendJSON(c, http.StatusCreated, fiber.Map{"data": presentTag(tag)})
 }

@@ -23,7 +23,7 @@ func (s *Server) listTokens(c *fiber.Ctx) error {
 	for i, t := range tokens {
 		data[i] = presentToken(t)
 	}
-	return c.JSON(fiber.Map{"data": data})
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": data})
 }
 
 func (s *Server) createToken(c *fiber.Ctx) error {
@@ -47,7 +47,7 @@ func (s *Server) createToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(fiber.Map{"token": plain.String(), "data": presentToken(token)})
+	return sendJSON(c, http.StatusCreated, fiber.Map{"token": plain.String(), "data": presentToken(token)})
 }
 
 func (s *Server) deleteToken(c *fiber.Ctx) error {
@@ -59,5 +59,5 @@ func (s *Server) deleteToken(c *fiber.Ctx) error {
 	if err := s.tokens.Delete(c.UserContext(), actor, id); err != nil {
 		return err
 	}
-	return c.JSON(message{"Token revoked."})
+	return sendJSON(c, http.StatusOK, message{"Token revoked."})
 }
