@@ -72,25 +72,26 @@ func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments b
 	return view, nil
 }
 
-// createAttempts bounds the transactions one Create runs: the first with
-// the title's own slug, and the others, after another post turned out to
-// hold that slug, with a suffix.
+// createAttempts bounds the attempts one Create makes: the first with the
+// title's own slug, and the others, after another post turned out to hold
+// that slug, with a suffix.
 const createAttempts = 3
 
-// Create implements ports.Posts. The image is written before the
-// transaction and removed again if the transaction fails, so that no
-// committed post points at a missing file. The representation needs no read
-// after the commit: the author is the actor, and the tags are those the
-// transaction checked and linked.
+// Create implements ports.Posts. The image is written before the post is
+// stored and removed again if storing fails, so that no stored post points
+// at a missing file. The representation needs no read after the commit: the
+// author is the actor, and the tags are those the store checked and linked.
 //
-// Most titles are new, so the first transaction simply stores the post under
-// the title's slug and lets the unique slug refuse it if another post has
-// it; only then does a second transaction take the slug in turn with
-// LastSlugSuffix and add a suffix. That spares the common case the two round
-// trips of the lock and the look-up. The suffixed path can still collide,
-// with a first attempt that stores the plain slug meanwhile or with a
-// title whose own slug looks suffixed ("Hello 2" and a second "Hello"), so
-// it is tried again, a bounded number of times.
+// Most titles are new, so the first attempt simply stores the post with its
+// tags under the title's slug, one atomic step that a store may take in one
+// statement (CreateTagged), and lets the unique slug refuse it if another
+// post has it; only then does a transaction take the slug in turn with
+// LastSlugSuffix and add a suffix. That spares the common case a
+// transaction's round trips. The suffixed path can still collide, with a
+// first attempt that stores the plain slug meanwhile or with a title whose
+// own slug looks suffixed ("Hello 2" and a second "Hello"), so it is tried
+// again, a bounded number of times. A tag that does not exist stores
+// nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
 	if !actor.Can(domain.AbilityPostsWrite) {
 		return ports.PostView{}, domain.ErrCannotCreatePosts
@@ -108,13 +109,11 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	var created domain.Post
 	var tags []domain.Tag
 	for attempt := 1; ; attempt++ {
-		err = p.store.InTx(ctx, func(r ports.Repos) error {
-			var err error
-			if tags, err = checkTags(ctx, r, in.TagIDs); err != nil {
-				return err
-			}
-			created = post
-			if attempt > 1 {
+		created = post
+		if attempt == 1 {
+			tags, err = p.store.Repos().Posts.CreateTagged(ctx, &created, in.TagIDs)
+		} else {
+			err = p.store.InTx(ctx, func(r ports.Repos) error {
 				// LastSlugSuffix holds the title's slug until the
 				// transaction ends, so concurrent posts of one title take
 				// distinct suffixes in turn.
@@ -125,14 +124,18 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 				if n > 0 {
 					created = post.WithSlugSuffix(n + 1)
 				}
-			}
-			if err := r.Posts.Create(ctx, &created); err != nil {
+				tags, err = r.Posts.CreateTagged(ctx, &created, in.TagIDs)
 				return err
-			}
-			return r.Posts.SetTags(ctx, created.ID(), in.TagIDs)
-		})
+			})
+		}
 		if !errors.Is(err, domain.ErrSlugTaken) || attempt == createAttempts {
 			break
+		}
+	}
+	if errors.Is(err, domain.ErrNotFound) && len(in.TagIDs) > 0 {
+		// The author is the actor; what was missing is a tag.
+		if _, invalid := checkTags(ctx, p.store.Repos(), in.TagIDs); invalid != nil {
+			err = invalid
 		}
 	}
 	if err != nil {

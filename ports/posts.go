@@ -103,6 +103,12 @@ type PostRepository interface {
 	// Create stores p and sets its ID. domain.ErrSlugTaken when another post
 	// has p's slug; domain.ErrNotFound when the author does not exist.
 	Create(ctx context.Context, p *domain.Post) error
+	// CreateTagged stores p with the tags tagIDs (each once) as one atomic
+	// step, sets its ID and returns those tags in TagOrder (never nil); a
+	// store may take the step in one statement. domain.ErrSlugTaken as
+	// Create; domain.ErrNotFound when the author or one of the tags does not
+	// exist, and then nothing is stored.
+	CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error)
 	// Get returns domain.ErrNotFound when there is no such post.
 	Get(ctx context.Context, id int64) (domain.Post, error)
 	// View returns what the single read of a post shows: the post with its

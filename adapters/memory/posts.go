@@ -44,21 +44,52 @@ func (s *state) deletePost(id int64) {
 // Create checks the slug before the author, the order in which a SQL insert
 // meets the unique index and the foreign key.
 func (r posts) Create(ctx context.Context, p *domain.Post) error {
-	return r.u.write(ctx, func(s *state) error {
-		stored := clonePostState(p.State())
-		if _, taken := s.postSlugs[stored.Slug]; taken {
-			return fmt.Errorf("create post: %w", domain.ErrSlugTaken)
+	return r.u.write(ctx, func(s *state) error { return s.createPost(p) })
+}
+
+func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
+	ids := slices.Clone(tagIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	tags := make([]domain.Tag, 0, len(ids))
+	err := r.u.write(ctx, func(s *state) error {
+		for _, id := range ids {
+			t, ok := s.tags[id]
+			if !ok {
+				return fmt.Errorf("create post: tag %d: %w", id, domain.ErrNotFound)
+			}
+			tags = append(tags, cloneTag(t))
 		}
-		if _, ok := s.users[stored.AuthorID]; !ok {
-			return fmt.Errorf("create post: author %d: %w", stored.AuthorID, domain.ErrNotFound)
+		if err := s.createPost(p); err != nil {
+			return err
 		}
-		s.lastPost++
-		stored.ID = s.lastPost
-		s.posts[stored.ID] = stored
-		s.postSlugs[stored.Slug] = stored.ID
-		p.SetID(stored.ID)
+		if len(ids) > 0 {
+			s.postTags[p.ID()] = ids
+		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(tags, ports.TagOrder)
+	return tags, nil
+}
+
+// createPost stores p and sets its ID.
+func (s *state) createPost(p *domain.Post) error {
+	stored := clonePostState(p.State())
+	if _, taken := s.postSlugs[stored.Slug]; taken {
+		return fmt.Errorf("create post: %w", domain.ErrSlugTaken)
+	}
+	if _, ok := s.users[stored.AuthorID]; !ok {
+		return fmt.Errorf("create post: author %d: %w", stored.AuthorID, domain.ErrNotFound)
+	}
+	s.lastPost++
+	stored.ID = s.lastPost
+	s.posts[stored.ID] = stored
+	s.postSlugs[stored.Slug] = stored.ID
+	p.SetID(stored.ID)
+	return nil
 }
 
 func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -38,6 +39,45 @@ func (r posts) Create(ctx context.Context, p *domain.Post) error {
 	}
 	p.SetID(id)
 	return nil
+}
+
+func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
+	const op = "create post with tags"
+	if tagIDs == nil {
+		tagIDs = []int64{} // an empty array, not NULL, for unnest
+	}
+	s := p.State()
+	rows, err := r.q.CreatePostTagged(ctx, db.CreatePostTaggedParams{
+		TagIds:      tagIDs,
+		AuthorID:    s.AuthorID,
+		Title:       s.Title,
+		Slug:        s.Slug,
+		Excerpt:     s.Excerpt,
+		Body:        s.Body,
+		Status:      string(s.Status),
+		ImagePath:   s.ImagePath,
+		PublishedAt: nullTimestamptz(s.PublishedAt),
+		CreatedAt:   timestamptz(s.CreatedAt),
+		UpdatedAt:   timestamptz(s.UpdatedAt),
+	})
+	if err != nil {
+		// A missing author, or a tag deleted meanwhile, is a foreign-key
+		// violation: domain.ErrNotFound.
+		return nil, storeError(op, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: a tag does not exist: %w", op, domain.ErrNotFound)
+	}
+	tags := make([]domain.Tag, 0, len(rows))
+	for _, row := range rows {
+		if row.TagID.Valid {
+			tags = append(tags, tagOf(db.Tag{ID: row.TagID.Int64, Name: row.Name.String, NameKey: row.NameKey.String,
+				Slug: row.Slug.String, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}))
+		}
+	}
+	slices.SortFunc(tags, ports.TagOrder)
+	p.SetID(rows[0].PostID)
+	return tags, nil
 }
 
 func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {

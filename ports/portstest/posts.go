@@ -22,6 +22,7 @@ var postTests = []storeTest{
 	{"OwnWrites", testPostOwnWrites},
 	{"LastSlugSuffix", testPostLastSlugSuffix},
 	{"SetTags", testPostSetTags},
+	{"CreateTagged", testPostCreateTagged},
 	{"ListPages", testPostListPages},
 	{"ListVisibility", testPostListVisibility},
 	{"ListSearch", testPostListSearch},
@@ -680,6 +681,107 @@ func testPostSetTags(t *testing.T, st ports.Store) {
 		if checkErr(t, fmt.Sprintf("Tags.OfPosts(%v)", ids), err, nil) && len(got) != 0 {
 			t.Errorf("Tags.OfPosts(%v): got %d posts, want none", ids, len(got))
 		}
+	}
+}
+
+func testPostCreateTagged(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	rust := createTag(t, r, "Rust", base)
+	golang := createTag(t, r, "Go", at(time.Second))
+	sql := createTag(t, r, "SQL", at(2*time.Second+654321*time.Microsecond))
+	published := func(what string, want int) {
+		t.Helper()
+		n, err := r.Posts.Count(ctx, ports.PostFilter{Status: domain.StatusPublished})
+		if checkErr(t, "Posts.Count "+what, err, nil) && n != want {
+			t.Errorf("Posts.Count %s: got %d, want %d", what, n, want)
+		}
+	}
+
+	made := 0
+	for _, w := range bothPlaces {
+		for _, c := range []struct {
+			name string
+			ids  []int64
+			want []domain.Tag
+		}{
+			{"three tags, one twice", []int64{sql.ID, rust.ID, golang.ID, sql.ID}, []domain.Tag{golang, rust, sql}},
+			{"one tag", []int64{rust.ID}, []domain.Tag{rust}},
+			{"no tags", []int64{}, []domain.Tag{}},
+			{"nil tags", nil, []domain.Tag{}},
+		} {
+			what := fmt.Sprintf("Posts.CreateTagged with %s %s", c.name, w.name)
+			p := newPost(t, ann.ID, what, domain.StatusPublished, at(time.Duration(made)*time.Second))
+			var tags []domain.Tag
+			err := w.run(ctx, st, func(r ports.Repos) error {
+				var err error
+				tags, err = r.Posts.CreateTagged(ctx, &p, c.ids)
+				return err
+			})
+			if !checkErr(t, what, err, nil) {
+				continue
+			}
+			made++
+			if p.ID() == 0 {
+				t.Errorf("%s: the post has no ID", what)
+			}
+			check(t, what+": the tags", tags, c.want)
+			view, err := r.Posts.View(ctx, p.ID(), 0)
+			if checkErr(t, what+": Posts.View", err, nil) {
+				checkView(t, what+": Posts.View", view, p, ann, c.want, nil)
+			}
+		}
+	}
+	published("after the creates", made)
+
+	taken := newPost(t, ann.ID, "Taken", domain.StatusPublished, base)
+	if _, err := r.Posts.CreateTagged(ctx, &taken, []int64{rust.ID}); !checkErr(t, "Posts.CreateTagged", err, nil) {
+		return
+	}
+	made++
+	refused := []struct {
+		name string
+		post domain.Post
+		ids  []int64
+		want error
+	}{
+		{"with an unknown tag", newPost(t, ann.ID, "Unknown tag", domain.StatusPublished, base), []int64{sql.ID, missingID}, domain.ErrNotFound},
+		{"with only an unknown tag", newPost(t, ann.ID, "Only unknown", domain.StatusPublished, base), []int64{missingID}, domain.ErrNotFound},
+		{"by an unknown author", newPost(t, missingID, "Orphan", domain.StatusPublished, base), []int64{rust.ID}, domain.ErrNotFound},
+		{"by an unknown author, no tags", newPost(t, missingID, "Orphan bare", domain.StatusPublished, base), nil, domain.ErrNotFound},
+		{"of a taken slug", newPost(t, ann.ID, "Taken", domain.StatusPublished, base), []int64{golang.ID}, domain.ErrSlugTaken},
+	}
+	for _, c := range refused {
+		for _, w := range bothPlaces {
+			p := c.post
+			err := w.run(ctx, st, func(r ports.Repos) error { _, err := r.Posts.CreateTagged(ctx, &p, c.ids); return err })
+			checkErr(t, fmt.Sprintf("Posts.CreateTagged %s %s", c.name, w.name), err, c.want)
+		}
+	}
+	// A refused create stores nothing: no post, so no count and no slug.
+	published("after the refused creates", made)
+	for _, c := range refused[:2] {
+		p := c.post
+		if _, err := r.Posts.CreateTagged(ctx, &p, nil); !checkErr(t, "Posts.CreateTagged after "+c.name, err, nil) {
+			continue
+		}
+		made++
+	}
+	published("after creating the refused slugs", made)
+
+	// A rolled-back transaction takes the post and its links back.
+	rolled := newPost(t, ann.ID, "Rolled back", domain.StatusPublished, base)
+	err := st.InTx(ctx, func(r ports.Repos) error {
+		if _, err := r.Posts.CreateTagged(ctx, &rolled, []int64{rust.ID}); err != nil {
+			return err
+		}
+		return errRollback
+	})
+	checkErr(t, "Posts.CreateTagged in a rolled-back transaction", err, errRollback)
+	published("after the rollback", made)
+	if _, err := r.Posts.View(ctx, rolled.ID(), 0); rolled.ID() != 0 {
+		checkErr(t, "Posts.View of the rolled-back post", err, domain.ErrNotFound)
 	}
 }
 

@@ -72,3 +72,31 @@ SELECT count(*) FROM post;
 SELECT image_path FROM posts
 WHERE author_id = @author_id AND image_path <> ''
 ORDER BY id;
+
+-- CreatePostTagged stores a post and links its tags in one statement, which
+-- outside a transaction commits on its own: one round trip where a
+-- transaction of the tags' check, the post and the links took five. The
+-- post is inserted only when every wanted tag exists; then it returns a row
+-- per tag (one with no tag when there are none), and otherwise no row. A
+-- tag deleted meanwhile fails the links' foreign key, and the statement
+-- with it.
+-- name: CreatePostTagged :many
+WITH wanted AS (
+    SELECT DISTINCT unnest(@tag_ids::bigint[]) AS id
+), found AS (
+    SELECT t.* FROM tags t WHERE t.id IN (SELECT id FROM wanted)
+), post AS (
+    INSERT INTO posts (
+        author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at
+    )
+    SELECT @author_id, @title, @slug, @excerpt, @body, @status, @image_path, @published_at, @created_at, @updated_at
+    WHERE (SELECT count(*) FROM found) = (SELECT count(*) FROM wanted)
+    RETURNING id
+), links AS (
+    INSERT INTO post_tags (post_id, tag_id)
+    SELECT post.id, found.id FROM post, found
+)
+SELECT post.id AS post_id, found.id AS tag_id, found.name, found.name_key, found.slug,
+       found.created_at, found.updated_at
+FROM post
+LEFT JOIN found ON true;
