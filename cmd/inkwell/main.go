@@ -113,7 +113,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger) error {
 // load. At 400 the heap may grow to five times what is alive before a
 // collection, and a page of posts costs about a tenth less CPU (measured on
 // 100,000 posts: 4,800 against 5,200 cursor pages a second on PostgreSQL),
-// for a peak RSS that stayed under 90 MB in every benchmark scenario.
+// for a peak RSS that stayed under 100 MiB in every benchmark scenario.
 // GOGC, and GOMEMLIMIT, still decide when they are set.
 const defaultGCPercent = 400
 
