@@ -70,7 +70,7 @@ func scanCounts(row pgx.Row, t ports.PostTally) (int, error) {
 	return int(t.Sum(published, authorPublished, authorDrafts)), nil
 }
 
-// tagColumns are the columns of db.Tag in the order scanTag reads them.
+// tagColumns are the columns of db.Tag in the order of its fields.
 const tagColumns = `t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at`
 
 // userColumns are the columns of db.User in the order the views scan them.
