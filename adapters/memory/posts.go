@@ -48,9 +48,7 @@ func (r posts) Create(ctx context.Context, p *domain.Post) error {
 }
 
 func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
-	ids := slices.Clone(tagIDs)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids := distinctIDs(tagIDs)
 	tags := make([]domain.Tag, 0, len(ids))
 	err := r.u.write(ctx, func(s *state) error {
 		for _, id := range ids {
@@ -282,9 +280,7 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 			delete(s.postTags, postID)
 			return nil
 		}
-		ids := slices.Clone(tagIDs)
-		slices.Sort(ids)
-		s.postTags[postID] = slices.Compact(ids)
+		s.postTags[postID] = distinctIDs(tagIDs)
 		return nil
 	})
 }
@@ -305,4 +301,11 @@ func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string
 		return nil
 	})
 	return paths, err
+}
+
+// distinctIDs returns a sorted copy of ids with each id once.
+func distinctIDs(ids []int64) []int64 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

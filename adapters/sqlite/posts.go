@@ -42,9 +42,7 @@ func (r posts) Create(ctx context.Context, p *domain.Post) error {
 // transaction: SQLite runs the statements in the process, where a
 // statement costs no round trip.
 func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
-	ids := slices.Clone(tagIDs)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids := distinctIDs(tagIDs)
 	var found []domain.Tag
 	err := r.c.atomically(ctx, func(c conns) error {
 		var err error
@@ -149,9 +147,7 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 // and the new.
 func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
 	op := fmt.Sprintf("set tags of post %d", postID)
-	ids := slices.Clone(tagIDs)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids := distinctIDs(tagIDs)
 	return r.c.atomically(ctx, func(c conns) error {
 		found, err := c.write.CheckPostTags(ctx, db.CheckPostTagsParams{PostID: postID, TagIds: ids})
 		if err != nil {
@@ -198,4 +194,11 @@ func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string
 		return nil, wrap(fmt.Sprintf("image paths of author %d", authorID), err)
 	}
 	return paths, nil
+}
+
+// distinctIDs returns a sorted copy of ids with each id once.
+func distinctIDs(ids []int64) []int64 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
