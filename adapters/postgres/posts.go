@@ -19,26 +19,10 @@ type posts struct {
 
 var _ ports.PostRepository = posts{}
 
+// Create is CreateTagged with no tags: one statement either way.
 func (r posts) Create(ctx context.Context, p *domain.Post) error {
-	s := p.State()
-	id, err := r.q.CreatePost(ctx, db.CreatePostParams{
-		AuthorID:    s.AuthorID,
-		Title:       s.Title,
-		Slug:        s.Slug,
-		Excerpt:     s.Excerpt,
-		Body:        s.Body,
-		Status:      string(s.Status),
-		ImagePath:   s.ImagePath,
-		PublishedAt: nullTimestamptz(s.PublishedAt),
-		CreatedAt:   timestamptz(s.CreatedAt),
-		UpdatedAt:   timestamptz(s.UpdatedAt),
-	})
-	if err != nil {
-		// A missing author is a foreign-key violation: domain.ErrNotFound.
-		return storeError("create post", err)
-	}
-	p.SetID(id)
-	return nil
+	_, err := r.CreateTagged(ctx, p, nil)
+	return err
 }
 
 func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {

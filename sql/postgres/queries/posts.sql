@@ -1,11 +1,3 @@
--- name: CreatePost :one
-INSERT INTO posts (
-    author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at
-) VALUES (
-    @author_id, @title, @slug, @excerpt, @body, @status, @image_path, @published_at, @created_at, @updated_at
-)
-RETURNING id;
-
 -- name: GetPost :one
 SELECT * FROM posts WHERE id = @id;
 

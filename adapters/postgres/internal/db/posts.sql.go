@@ -11,46 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const createPost = `-- name: CreatePost :one
-INSERT INTO posts (
-    author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at
-) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
-)
-RETURNING id
-`
-
-type CreatePostParams struct {
-	AuthorID    int64
-	Title       string
-	Slug        string
-	Excerpt     string
-	Body        string
-	Status      string
-	ImagePath   string
-	PublishedAt pgtype.Timestamptz
-	CreatedAt   pgtype.Timestamptz
-	UpdatedAt   pgtype.Timestamptz
-}
-
-func (q *Queries) CreatePost(ctx context.Context, arg CreatePostParams) (int64, error) {
-	row := q.db.QueryRow(ctx, createPost,
-		arg.AuthorID,
-		arg.Title,
-		arg.Slug,
-		arg.Excerpt,
-		arg.Body,
-		arg.Status,
-		arg.ImagePath,
-		arg.PublishedAt,
-		arg.CreatedAt,
-		arg.UpdatedAt,
-	)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
-}
-
 const createPostTagged = `-- name: CreatePostTagged :many
 WITH wanted AS (
     SELECT DISTINCT unnest($1::bigint[]) AS id
