@@ -8,8 +8,8 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// People runs the writes of area B's user records: it stamps their times and
-// merges updates into the stored record inside one transaction.
+// People runs the use cases of area B's user records: it stamps their times
+// and merges updates into the stored record inside one transaction.
 type People struct {
 	store ports.Store
 	clock ports.Clock
@@ -70,6 +70,32 @@ func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch) (
 		return domain.Person{}, fmt.Errorf("update person %d: %w", id, err)
 	}
 	return person, nil
+}
+
+// Get implements ports.People.
+func (p *People) Get(ctx context.Context, id int64) (domain.Person, error) {
+	person, err := p.store.Repos().People.Get(ctx, id)
+	if err != nil {
+		return domain.Person{}, fmt.Errorf("get person %d: %w", id, err)
+	}
+	return person, nil
+}
+
+// List implements ports.People.
+func (p *People) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
+	people, total, err := p.store.Repos().People.List(ctx, q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list people: %w", err)
+	}
+	return people, total, nil
+}
+
+// Delete implements ports.People.
+func (p *People) Delete(ctx context.Context, id int64) error {
+	if err := p.store.Repos().People.Delete(ctx, id); err != nil {
+		return fmt.Errorf("delete person %d: %w", id, err)
+	}
+	return nil
 }
 
 // patchField sets *dst to the field's value when the patch sets it.

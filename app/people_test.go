@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,6 +86,54 @@ func TestPeople(t *testing.T) {
 				if !errors.Is(err, domain.ErrNotFound) {
 					t.Errorf("%s of a missing record: got %v, want %v", name, err, domain.ErrNotFound)
 				}
+			}
+		})
+	}
+}
+
+func TestPeopleGetListDelete(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			people := app.NewPeople(s.Open(t), clock.NewFixed(t0))
+			var created []domain.Person
+			for _, name := range []string{"Ann", "Bob", "Cid"} {
+				p, err := people.Create(ctx, ports.PersonInput{Name: name, Email: strings.ToLower(name) + "@example.com"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				created = append(created, p)
+			}
+			ann, bob, cid := created[0], created[1], created[2]
+
+			got, err := people.Get(ctx, bob.ID)
+			if err != nil || !reflect.DeepEqual(got, bob) {
+				t.Errorf("get: got %+v, %v; want %+v", got, err, bob)
+			}
+			list, total, err := people.List(ctx, ports.PersonQuery{Sort: []ports.SortKey{{Field: "name", Desc: true}}, Page: ports.Page{Offset: 1, Limit: 1}})
+			if err != nil || total != 3 || !reflect.DeepEqual(list, []domain.Person{bob}) {
+				t.Errorf("list by name descending, second page of one: got %+v, total %d, %v; want Bob of 3", list, total, err)
+			}
+			list, total, err = people.List(ctx, ports.PersonQuery{Search: "CID@", Page: ports.Page{Limit: 10}})
+			if err != nil || total != 1 || !reflect.DeepEqual(list, []domain.Person{cid}) {
+				t.Errorf("list searching CID@: got %+v, total %d, %v; want Cid alone", list, total, err)
+			}
+			_, _, err = people.List(ctx, ports.PersonQuery{Sort: []ports.SortKey{{Field: "password"}}})
+			if de, ok := domain.AsError(err); !ok || de.Kind != domain.Invalid {
+				t.Errorf("list sorted by an unknown field: got %v, want an error of kind Invalid", err)
+			}
+
+			if err := people.Delete(ctx, ann.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := people.Get(ctx, ann.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
+			}
+			if err := people.Delete(ctx, ann.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
+			}
+			if _, total, err := people.List(ctx, ports.PersonQuery{}); err != nil || total != 2 {
+				t.Errorf("list after delete: got total %d, %v; want 2", total, err)
 			}
 		})
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// Products runs the writes of area B's products: it stamps their times and
-// replaces stored products inside one transaction.
+// Products runs the use cases of area B's products: it stamps their times
+// and replaces stored products inside one transaction.
 type Products struct {
 	store ports.Store
 	clock ports.Clock
@@ -62,4 +62,30 @@ func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput)
 		return domain.Product{}, fmt.Errorf("replace product %d: %w", id, err)
 	}
 	return product, nil
+}
+
+// Get implements ports.Products.
+func (p *Products) Get(ctx context.Context, id int64) (domain.Product, error) {
+	product, err := p.store.Repos().Products.Get(ctx, id)
+	if err != nil {
+		return domain.Product{}, fmt.Errorf("get product %d: %w", id, err)
+	}
+	return product, nil
+}
+
+// List implements ports.Products.
+func (p *Products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
+	products, total, err := p.store.Repos().Products.List(ctx, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list products: %w", err)
+	}
+	return products, total, nil
+}
+
+// Delete implements ports.Products.
+func (p *Products) Delete(ctx context.Context, id int64) error {
+	if err := p.store.Repos().Products.Delete(ctx, id); err != nil {
+		return fmt.Errorf("delete product %d: %w", id, err)
+	}
+	return nil
 }

@@ -47,3 +47,44 @@ func TestProducts(t *testing.T) {
 		})
 	}
 }
+
+func TestProductsGetListDelete(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			products := app.NewProducts(s.Open(t), clock.NewFixed(t0))
+			var created []domain.Product
+			for _, name := range []string{"Pen", "Ink", "Nib"} {
+				p, err := products.Create(ctx, ports.ProductInput{Name: name, PriceCents: 100})
+				if err != nil {
+					t.Fatal(err)
+				}
+				created = append(created, p)
+			}
+			pen, ink, nib := created[0], created[1], created[2]
+
+			got, err := products.Get(ctx, ink.ID)
+			if err != nil || !reflect.DeepEqual(got, ink) {
+				t.Errorf("get: got %+v, %v; want %+v", got, err, ink)
+			}
+			list, total, err := products.List(ctx, ports.Page{Offset: 1, Limit: 2})
+			if err != nil || total != 3 || !reflect.DeepEqual(list, []domain.Product{ink, nib}) {
+				t.Errorf("list, second and third: got %+v, total %d, %v; want Ink and Nib of 3", list, total, err)
+			}
+
+			if err := products.Delete(ctx, pen.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := products.Get(ctx, pen.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
+			}
+			if err := products.Delete(ctx, pen.ID); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
+			}
+			list, total, err = products.List(ctx, ports.Page{})
+			if err != nil || total != 2 || !reflect.DeepEqual(list, []domain.Product{ink, nib}) {
+				t.Errorf("list after delete: got %+v, total %d, %v; want Ink and Nib", list, total, err)
+			}
+		})
+	}
+}

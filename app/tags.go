@@ -29,3 +29,12 @@ func (t *Tags) Create(ctx context.Context, name string) (domain.Tag, error) {
 	}
 	return tag, nil
 }
+
+// List implements ports.Tags.
+func (t *Tags) List(ctx context.Context) ([]domain.Tag, error) {
+	tags, err := t.store.Repos().Tags.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	return tags, nil
+}

@@ -96,6 +96,8 @@ type Comments interface {
 
 // Tags is the driving port of tags.
 type Tags interface {
+	// List returns every tag ordered by name.
+	List(ctx context.Context) ([]domain.Tag, error)
 	// Create stores a tag. domain.ErrTagTaken when the name is in use.
 	Create(ctx context.Context, name string) (domain.Tag, error)
 }

@@ -36,10 +36,14 @@ type PersonPatch struct {
 	Address Optional[*domain.Address]
 }
 
-// People is the driving port of area B's user records for the writes that
-// need more than one repository call. Reads and deletes go to the
-// PersonRepository directly.
+// People is the driving port of area B's user records.
 type People interface {
+	// Get returns record id. domain.ErrNotFound.
+	Get(ctx context.Context, id int64) (domain.Person, error)
+	// List returns one page of the records q selects, in q's order, and how
+	// many match in all. An error of kind domain.Invalid for a sort field
+	// outside PersonFields.
+	List(ctx context.Context, q PersonQuery) ([]domain.Person, int, error)
 	// Create stamps and stores a new record. domain.ErrEmailTaken when the
 	// e-mail is in use, compared by domain.EmailKey.
 	Create(ctx context.Context, in PersonInput) (domain.Person, error)
@@ -49,6 +53,8 @@ type People interface {
 	// Patch changes the fields p sets and keeps the others, reading and
 	// writing in one transaction. domain.ErrNotFound, domain.ErrEmailTaken.
 	Patch(ctx context.Context, id int64, p PersonPatch) (domain.Person, error)
+	// Delete removes record id. domain.ErrNotFound.
+	Delete(ctx context.Context, id int64) error
 }
 
 // ProductInput is a validated area B product, as a create or a full
@@ -61,14 +67,18 @@ type ProductInput struct {
 	SKU         *string
 }
 
-// Products is the driving port of area B's products for the writes that need
-// more than one repository call. Reads and deletes go to the
-// ProductRepository directly.
+// Products is the driving port of area B's products.
 type Products interface {
+	// Get returns product id. domain.ErrNotFound.
+	Get(ctx context.Context, id int64) (domain.Product, error)
+	// List returns one page of products in id order and how many there are.
+	List(ctx context.Context, page Page) ([]domain.Product, int, error)
 	// Create stamps and stores a new product. domain.ErrSKUTaken when the SKU
 	// is in use.
 	Create(ctx context.Context, in ProductInput) (domain.Product, error)
 	// Replace overwrites every field of product id in one transaction.
 	// domain.ErrNotFound, domain.ErrSKUTaken.
 	Replace(ctx context.Context, id int64, in ProductInput) (domain.Product, error)
+	// Delete removes product id. domain.ErrNotFound.
+	Delete(ctx context.Context, id int64) error
 }

@@ -119,7 +119,6 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	crud.Mount(s.app, crud.Deps{
 		People:       svc.People,
 		Products:     svc.Products,
-		Store:        svc.Store,
 		Authenticate: svc.Accounts.Authenticate,
 		RequireToken: cfg.CrudRequireToken,
 		BaseURL:      cfg.AppURL,

@@ -11,10 +11,9 @@ import (
 // maxTagName bounds a tag's name in characters.
 const maxTagName = 50
 
-// listTags answers every tag, ordered by name. It is a plain read with no
-// rule to apply, so it goes to the store directly.
+// listTags answers every tag, ordered by name.
 func (s *Server) listTags(c *fiber.Ctx) error {
-	tags, err := s.store.Repos().Tags.List(c.UserContext())
+	tags, err := s.tags.List(c.UserContext())
 	if err != nil {
 		return err
 	}

@@ -17,12 +17,9 @@ import (
 
 // Deps is what area B's routes need.
 type Deps struct {
-	// People and Products run the writes that stamp times or merge updates.
+	// People and Products are the use cases of the two record kinds.
 	People   ports.People
 	Products ports.Products
-	// Store serves reads and deletes, which are single repository calls and
-	// need no use case.
-	Store ports.Store
 	// Authenticate resolves a bearer token; it is used only when
 	// RequireToken is set.
 	Authenticate func(ctx context.Context, bearer string) (domain.Actor, error)
@@ -53,8 +50,8 @@ func Mount(r fiber.Router, d Deps) {
 		write = requireToken(d.Authenticate)
 	}
 	base := strings.TrimSuffix(d.BaseURL, "/")
-	u := users{people: d.People, store: d.Store, base: base}
-	p := products{products: d.Products, store: d.Store, base: base}
+	u := users{people: d.People, base: base}
+	p := products{products: d.Products, base: base}
 
 	for _, m := range usersMounts {
 		r.Get(m, u.list)

@@ -78,7 +78,6 @@ func newAPI(t *testing.T, store ports.Store, opts options) *api {
 	crud.Mount(f, crud.Deps{
 		People:       app.NewPeople(store, clk),
 		Products:     app.NewProducts(store, clk),
-		Store:        store,
 		Authenticate: authenticate,
 		RequireToken: opts.requireToken,
 		BaseURL:      opts.baseURL,

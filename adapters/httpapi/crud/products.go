@@ -18,13 +18,12 @@ const (
 // products serves area B's products on every products mount.
 type products struct {
 	products ports.Products
-	store    ports.Store
 	base     string
 }
 
 func (p products) list(c *fiber.Ctx) error {
 	page, limit := positive(c, "page", 1, maxPage), positive(c, "limit", defaultLimit, maxLimit)
-	items, total, err := p.store.Repos().Products.List(c.UserContext(), pageOf(page, limit))
+	items, total, err := p.products.List(c.UserContext(), pageOf(page, limit))
 	if err != nil {
 		return err
 	}
@@ -53,7 +52,7 @@ func (p products) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	item, err := p.store.Repos().Products.Get(c.UserContext(), id)
+	item, err := p.products.Get(c.UserContext(), id)
 	if err != nil {
 		return err
 	}
@@ -81,7 +80,7 @@ func (p products) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := p.store.Repos().Products.Delete(c.UserContext(), id); err != nil {
+	if err := p.products.Delete(c.UserContext(), id); err != nil {
 		return err
 	}
 	return noContent(c)

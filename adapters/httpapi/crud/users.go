@@ -15,13 +15,12 @@ import (
 // users serves area B's user records on every users mount.
 type users struct {
 	people ports.People
-	store  ports.Store
 	base   string
 }
 
 func (u users) list(c *fiber.Ctx) error {
 	page, limit := positive(c, "page", 1, maxPage), positive(c, "limit", defaultLimit, maxLimit)
-	people, total, err := u.store.Repos().People.List(c.UserContext(), ports.PersonQuery{Page: pageOf(page, limit)})
+	people, total, err := u.people.List(c.UserContext(), ports.PersonQuery{Page: pageOf(page, limit)})
 	if err != nil {
 		return err
 	}
@@ -34,7 +33,7 @@ func (u users) listV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	people, total, err := u.store.Repos().People.List(c.UserContext(), q)
+	people, total, err := u.people.List(c.UserContext(), q)
 	if err != nil {
 		return err
 	}
@@ -75,7 +74,7 @@ func (u users) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.store.Repos().People.Get(c.UserContext(), id)
+	p, err := u.people.Get(c.UserContext(), id)
 	if err != nil {
 		return err
 	}
@@ -119,7 +118,7 @@ func (u users) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := u.store.Repos().People.Delete(c.UserContext(), id); err != nil {
+	if err := u.people.Delete(c.UserContext(), id); err != nil {
 		return err
 	}
 	return noContent(c)
