@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/clock"
-	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 

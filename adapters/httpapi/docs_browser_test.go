@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/inkwell/inkwell/adapters/stacktest"
+	"github.com/inkwell/inkwell/internal/stacktest"
 )
 
 // TestDocsInBrowser opens /docs in a real browser, served by a real

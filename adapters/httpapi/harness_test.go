@@ -21,8 +21,8 @@ import (
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/adapters/stacktest"
 	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 

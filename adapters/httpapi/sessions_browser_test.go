@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
-	"github.com/inkwell/inkwell/adapters/stacktest"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 

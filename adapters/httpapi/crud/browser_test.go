@@ -13,7 +13,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/memory"
-	"github.com/inkwell/inkwell/adapters/stacktest"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 

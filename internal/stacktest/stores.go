@@ -1,7 +1,8 @@
 // Package stacktest holds what the tests of several packages need to run the
 // service's stack: the stores to run against and a headless browser. It is
-// linked only into tests, which is why it may import every store adapter; it
-// sits outside adapters/httpapi so that the tests of app can import it too.
+// linked only into tests, which is why it may import every store adapter. It
+// is no adapter, so it lives under internal, where the tests of app and of
+// every adapter can import it and nothing outside the module can.
 package stacktest
 
 import (
