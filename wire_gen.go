@@ -13,7 +13,6 @@ import (
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/app"
 	"log/slog"
 )
 
@@ -31,33 +30,14 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	passwordsConfig := cfg.Passwords
 	bcrypt := passwords.NewBcrypt(passwordsConfig)
 	secrets := random.NewSecrets()
-	utc := clock.NewUTC()
-	accountsConfig := cfg.Accounts
-	accounts := app.NewAccounts(store, bcrypt, secrets, utc, accountsConfig)
-	tokens := app.NewTokens(store, secrets, utc, accountsConfig)
-	people := app.NewPeople(store, utc)
-	products := app.NewProducts(store, utc)
 	localfsConfig := cfg.Files
 	files := localfs.New(localfsConfig)
-	posts := app.NewPosts(store, files, utc)
-	comments := app.NewComments(store, utc)
-	tags := app.NewTags(store, utc)
-	profile := app.NewProfile(store, bcrypt, secrets, files, utc, accountsConfig)
+	utc := clock.NewUTC()
+	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
-	sessions := app.NewSessions(store, accounts, secrets, utc, sessionsConfig)
-	services := httpapi.Services{
-		Store:    store,
-		Accounts: accounts,
-		Tokens:   tokens,
-		People:   people,
-		Products: products,
-		Posts:    posts,
-		Comments: comments,
-		Tags:     tags,
-		Profile:  profile,
-		Sessions: sessions,
-	}
+	services := NewServices(store, bcrypt, secrets, files, utc, accountsConfig, sessionsConfig)
 	server := httpapi.New(config, log, services)
+	tokens := services.Tokens
 	service := &Service{
 		Server: server,
 		Store:  store,

@@ -1,10 +1,21 @@
 package ports
 
-import "time"
+import (
+	"context"
+	"time"
+)
+
+// Pinger checks that a store can be reached, for a readiness probe that
+// should send traffic elsewhere while it cannot. Every Store is one.
+type Pinger interface {
+	// Ping returns nil when the store answers before ctx ends; one that
+	// cannot be reached gives an error of kind domain.Unavailable.
+	Ping(ctx context.Context) error
+}
 
 // PoolReporter is implemented by stores that hold connection pools, so that
 // operators can watch the pools fill up or make requests wait. It is optional:
-// the HTTP adapter exports the figures when the store has them and nothing
+// the HTTP adapter exports the figures when it is given a reporter and nothing
 // otherwise (the memory store has no pool).
 type PoolReporter interface {
 	// PoolStats returns a snapshot of every pool of the store. It must be
@@ -28,4 +39,13 @@ type PoolStat struct {
 	CountsAcquires bool
 	Acquires       int64
 	AcquireTime    time.Duration
+}
+
+// QueryCounter is implemented by stores that count the statements they send,
+// so that operators can tell how many queries the requests cost. It is
+// optional, as PoolReporter is.
+type QueryCounter interface {
+	// Queries returns the statements sent since the store opened. Like
+	// PoolStats it must be cheap, as it runs on every scrape.
+	Queries() int64
 }

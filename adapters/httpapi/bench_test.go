@@ -9,15 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
-	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/memory"
-	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/internal/stacktest"
 )
 
 // TestBenchCeiling checks that /bench/ceiling exists only with
@@ -56,23 +50,7 @@ func TestBenchCeiling(t *testing.T) {
 // benchServer builds the whole HTTP adapter over the memory store with
 // BenchEndpoints set as asked.
 func benchServer(t *testing.T, on bool) *httpapi.Server {
-	store := memory.New()
-	clk := clock.NewFixed(start)
-	cfg := app.AccountsConfig{TokenLifetime: time.Hour, LoginMaxAttempts: 5}
-	hasher := passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})
-	files := localfs.New(localfs.Config{Dir: t.TempDir()})
-	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
+	stack := stacktest.NewStack(t, memory.New(), stacktest.Options{})
 	return httpapi.New(httpapi.Config{RequestTimeout: time.Second, BodyLimit: 1 << 20, BenchEndpoints: on},
-		slog.New(slog.NewTextHandler(io.Discard, nil)), httpapi.Services{
-			Store:    store,
-			Accounts: accounts,
-			Tokens:   app.NewTokens(store, random.NewSecrets(), clk, cfg),
-			People:   app.NewPeople(store, clk),
-			Products: app.NewProducts(store, clk),
-			Posts:    app.NewPosts(store, files, clk),
-			Comments: app.NewComments(store, clk),
-			Tags:     app.NewTags(store, clk),
-			Profile:  app.NewProfile(store, hasher, random.NewSecrets(), files, clk, cfg),
-			Sessions: app.NewSessions(store, accounts, random.NewSecrets(), clk, app.SessionsConfig{Lifetime: time.Hour}),
-		})
+		slog.New(slog.NewTextHandler(io.Discard, nil)), stack.Services)
 }

@@ -12,16 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
-	"github.com/inkwell/inkwell/adapters/localfs"
-	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -41,8 +35,9 @@ func forEachStore(t *testing.T, test func(t *testing.T, h *harness)) {
 }
 
 // start is the fixed time tests begin at.
-var start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+var start = stacktest.Start
 
+// options change the harness; zero fields keep stacktest's defaults.
 type options struct {
 	bcryptCost  int
 	maxAttempts int
@@ -69,37 +64,18 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
-	if o.bcryptCost == 0 {
-		o.bcryptCost = bcrypt.MinCost
-	}
-	if o.maxAttempts == 0 {
-		o.maxAttempts = 5
-	}
-	clk := clock.NewFixed(start)
-	cfg := app.AccountsConfig{TokenLifetime: 10080 * time.Minute, LoginMaxAttempts: o.maxAttempts}
-	hasher := passwords.NewBcrypt(passwords.Config{Cost: o.bcryptCost})
-	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
-	tokens := app.NewTokens(store, random.NewSecrets(), clk, cfg)
+	stack := stacktest.NewStack(t, store, stacktest.Options{
+		BcryptCost:       o.bcryptCost,
+		LoginMaxAttempts: o.maxAttempts,
+		SessionLifetime:  sessionLifetime,
+	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	storage := t.TempDir()
-	files := localfs.New(localfs.Config{Dir: storage})
 	if o.stateful == nil {
 		o.stateful = statefulDefault
 	}
-	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL}
-	srv := httpapi.New(httpCfg, log, httpapi.Services{
-		Store:    store,
-		Accounts: accounts,
-		Tokens:   tokens,
-		People:   app.NewPeople(store, clk),
-		Products: app.NewProducts(store, clk),
-		Posts:    app.NewPosts(store, files, clk),
-		Comments: app.NewComments(store, clk),
-		Tags:     app.NewTags(store, clk),
-		Profile:  app.NewProfile(store, hasher, random.NewSecrets(), files, clk, cfg),
-		Sessions: app.NewSessions(store, accounts, random.NewSecrets(), clk, app.SessionsConfig{Lifetime: sessionLifetime}),
-	})
-	return &harness{t: t, storage: storage, store: store, clock: clk, server: srv}
+	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: stack.Storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL}
+	srv := httpapi.New(httpCfg, log, stack.Services)
+	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }
 
 // listen serves the app on a loopback port until the test ends and returns

@@ -40,7 +40,7 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	ctx, cancel := context.WithTimeout(c.UserContext(), readyTimeout)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
+	if err := s.pinger.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready: store unreachable", "request_id", requestID(c), "error", err.Error())
 		return sendJSON(c, http.StatusServiceUnavailable, probe{Status: "unavailable"})
 	}

@@ -22,14 +22,10 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-// queryCounter is implemented by stores that count the statements they send.
-type queryCounter interface {
-	Queries() int64
-}
-
 // newMetrics registers the request series, the Go runtime and process
-// collectors, and whatever figures store offers about itself.
-func newMetrics(store ports.Store) *metrics {
+// collectors, and the store's pool and query figures when pools and queries
+// are not nil.
+func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -47,14 +43,14 @@ func newMetrics(store ports.Store) *metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	if pr, ok := store.(ports.PoolReporter); ok {
-		m.registry.MustRegister(poolCollector{pr})
+	if pools != nil {
+		m.registry.MustRegister(poolCollector{pools})
 	}
-	if qc, ok := store.(queryCounter); ok {
+	if queries != nil {
 		m.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "store_queries_total",
 			Help: "Statements sent to the store.",
-		}, func() float64 { return float64(qc.Queries()) }))
+		}, func() float64 { return float64(queries.Queries()) }))
 	}
 	return m
 }
@@ -95,7 +91,7 @@ var (
 // poolCollector reads the store's pool figures at scrape time, so that the
 // series are as fresh as the scrape and cost nothing between scrapes.
 type poolCollector struct {
-	store ports.PoolReporter
+	pools ports.PoolReporter
 }
 
 func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -105,7 +101,7 @@ func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, st := range p.store.PoolStats() {
+	for _, st := range p.pools.PoolStats() {
 		gauge := func(d *prometheus.Desc, v float64) {
 			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, st.Pool)
 		}

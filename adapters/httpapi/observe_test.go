@@ -20,16 +20,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"golang.org/x/crypto/bcrypt"
 
-	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
-	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/memory"
-	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -40,22 +35,9 @@ func opsHarness(t *testing.T, store ports.Store, timeout time.Duration, log *slo
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	clk := clock.NewFixed(start)
-	cfg := app.AccountsConfig{TokenLifetime: 10080 * time.Minute, LoginMaxAttempts: 5}
-	hasher := passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})
-	storage := t.TempDir()
-	files := localfs.New(localfs.Config{Dir: storage})
-	srv := httpapi.New(httpapi.Config{RequestTimeout: timeout, BodyLimit: 8 << 20, StorageDir: storage}, log, httpapi.Services{
-		Store:    store,
-		Accounts: app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg),
-		Tokens:   app.NewTokens(store, random.NewSecrets(), clk, cfg),
-		People:   app.NewPeople(store, clk),
-		Products: app.NewProducts(store, clk),
-		Posts:    app.NewPosts(store, files, clk),
-		Comments: app.NewComments(store, clk),
-		Tags:     app.NewTags(store, clk),
-	})
-	return &harness{t: t, storage: storage, store: store, clock: clk, server: srv}
+	stack := stacktest.NewStack(t, store, stacktest.Options{})
+	srv := httpapi.New(httpapi.Config{RequestTimeout: timeout, BodyLimit: 8 << 20, StorageDir: stack.Storage}, log, stack.Services)
+	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }
 
 // downStore is a store whose database cannot be reached: Ping fails at once,

@@ -43,10 +43,9 @@ type Config struct {
 	BenchEndpoints bool
 }
 
-// Services are the driving ports the routes call, and the store for plain
-// reads that need no use case.
+// Services are the driving ports the routes call, and what the probes and
+// metrics read of the store.
 type Services struct {
-	Store    ports.Store
 	Accounts ports.Accounts
 	Tokens   ports.Tokens
 	People   ports.People
@@ -56,6 +55,12 @@ type Services struct {
 	Tags     ports.Tags
 	Profile  ports.Profile
 	Sessions ports.Sessions
+	// Pinger answers /readyz's check of the store.
+	Pinger ports.Pinger
+	// Pools and Queries are the store's figures that /metrics exports; each
+	// may be nil for a store without them.
+	Pools   ports.PoolReporter
+	Queries ports.QueryCounter
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -67,7 +72,7 @@ type Server struct {
 	posts    ports.Posts
 	comments ports.Comments
 	tags     ports.Tags
-	store    ports.Store
+	pinger   ports.Pinger
 	profile  ports.Profile
 	sessions ports.Sessions
 	auth     *authenticator
@@ -80,8 +85,8 @@ type Server struct {
 func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s := &Server{
 		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
-		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, store: svc.Store,
-		metrics: newMetrics(svc.Store),
+		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
+		metrics: newMetrics(svc.Pools, svc.Queries),
 		profile: svc.Profile, sessions: svc.Sessions,
 		auth: newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 	}

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
-	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
@@ -38,7 +36,7 @@ func forEachStore(t *testing.T, opts options, test func(t *testing.T, a *api)) {
 }
 
 // start is the time the clock of every test begins at.
-var start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+var start = stacktest.Start
 
 // timeLayout is how area B writes times.
 const timeLayout = "2006-01-02T15:04:05.000000Z"
@@ -62,7 +60,7 @@ type api struct {
 }
 
 func newAPI(t *testing.T, store ports.Store, opts options) *api {
-	clk := clock.NewFixed(start)
+	stack := stacktest.NewStack(t, store, stacktest.Options{})
 	f := fiber.New(fiber.Config{
 		Immutable:             true,
 		BodyLimit:             1 << 20,
@@ -76,13 +74,13 @@ func newAPI(t *testing.T, store ports.Store, opts options) *api {
 	})
 	f.Use(cors.New(opts.cors))
 	crud.Mount(f, crud.Deps{
-		People:       app.NewPeople(store, clk),
-		Products:     app.NewProducts(store, clk),
+		People:       stack.Services.People,
+		Products:     stack.Services.Products,
 		Authenticate: authenticate,
 		RequireToken: opts.requireToken,
 		BaseURL:      opts.baseURL,
 	})
-	return &api{t: t, app: f, clock: clk, store: store}
+	return &api{t: t, app: f, clock: stack.Clock, store: store}
 }
 
 func authenticate(_ context.Context, bearer string) (domain.Actor, error) {

@@ -1,0 +1,68 @@
+package stacktest
+
+import (
+	"cmp"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/inkwell/inkwell"
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/localfs"
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Start is the time the clock of every stack begins at.
+var Start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+// Options choose what a test changes of its stack; a zero field keeps the
+// default.
+type Options struct {
+	// BcryptCost is the hasher's work factor; bcrypt.MinCost by default, so
+	// that registrations and logins take no time.
+	BcryptCost int
+	// LoginMaxAttempts is how many failed logins the limit allows; 5 by
+	// default.
+	LoginMaxAttempts int
+	// TokenLifetime is how long a token lives; a week by default.
+	TokenLifetime time.Duration
+	// SessionLifetime is how long a browser session may idle; two hours by
+	// default.
+	SessionLifetime time.Duration
+}
+
+// Stack is the service's use cases over one store, as the service builds
+// them, with a clock the test moves and the folder that keeps the uploaded
+// files.
+type Stack struct {
+	Services httpapi.Services
+	Clock    *clock.Fixed
+	Storage  string
+}
+
+// NewStack builds the stack over store for tb with inkwell.NewServices, the
+// constructor the service itself uses. The clock starts at Start; the files
+// go to a temporary folder of tb's.
+func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
+	tb.Helper()
+	o.BcryptCost = cmp.Or(o.BcryptCost, bcrypt.MinCost)
+	o.LoginMaxAttempts = cmp.Or(o.LoginMaxAttempts, 5)
+	o.TokenLifetime = cmp.Or(o.TokenLifetime, 7*24*time.Hour)
+	o.SessionLifetime = cmp.Or(o.SessionLifetime, 2*time.Hour)
+	clk := clock.NewFixed(Start)
+	storage := tb.TempDir()
+	svc := inkwell.NewServices(store,
+		passwords.NewBcrypt(passwords.Config{Cost: o.BcryptCost}),
+		random.NewSecrets(),
+		localfs.New(localfs.Config{Dir: storage}),
+		clk,
+		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
+		app.SessionsConfig{Lifetime: o.SessionLifetime},
+	)
+	return Stack{Services: svc, Clock: clk, Storage: storage}
+}
