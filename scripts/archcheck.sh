@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the hexagon's imports pointing inward: domain, ports and app import no
 # framework, driver or crypto package, and no adapter imports app or another
-# adapter (packages below one adapter's folder belong to that adapter).
+# adapter (packages below one adapter's folder belong to that adapter). The
+# driving adapter, HTTP, calls use cases only: it names no store port.
 # Test-support packages, those whose last path element ends in "test"
 # (pgtest, openapitest, stacktest), may import any adapter, so no other
 # package may import them.
@@ -36,6 +37,22 @@ while read -r pkg imports; do
     esac
   done
 done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./adapters/...)
+
+# The HTTP adapter and the packages below it go through the use-case ports:
+# naming ports.Store or ports.Repos, or calling Repos(), would let a handler
+# skip the rules a use case applies. Imports cannot tell that (ports holds
+# both sides), so this reads the source of the files that make up the
+# service; tests and test-support packages may use the store to set up what
+# they drive.
+store='\bports\.(Store|Repos)\b|\.Repos\(\)'
+while read -r pkg dir files; do
+  [[ ${pkg##*/} == *test ]] && continue
+  for f in $files; do
+    if hits=$(grep -nE "$store" "$dir/$f"); then
+      echo "arch: driving adapter $pkg reaches the store in $f:"; echo "$hits" | sed 's/^/  /'; fail=1
+    fi
+  done
+done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}' ./adapters/httpapi/...)
 
 # Only tests and other test-support packages may import a test-support
 # package: one imported by the service would link testing and every adapter
