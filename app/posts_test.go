@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -21,7 +20,7 @@ func TestPostViews(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			bob := w.register(t, "bob@example.com")
 			var tags []int64
@@ -104,10 +103,9 @@ func TestShowComments(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			bob := w.register(t, "bob@example.com")
-			comments := app.NewComments(w.store, w.clock)
 			p, err := w.posts.Create(ctx, ann, ports.PostInput{Title: "Commented", Body: "b", Status: domain.StatusPublished})
 			if err != nil {
 				t.Fatal(err)
@@ -116,7 +114,7 @@ func TestShowComments(t *testing.T) {
 			for i, a := range []domain.Actor{bob, ann, bob} {
 				w.clock.Advance(time.Second)
 				body := []string{"first", "second", "third"}[i]
-				if _, err := comments.Create(ctx, a, p.Post.ID(), body); err != nil {
+				if _, err := w.comments.Create(ctx, a, p.Post.ID(), body); err != nil {
 					t.Fatal(err)
 				}
 				want = append(want, body)
@@ -155,7 +153,7 @@ func TestAuthenticate(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			_, short, err := w.tokens.Create(ctx, ann, ports.TokenInput{Name: "short", ExpiresIn: time.Hour})
 			if err != nil {
@@ -201,7 +199,7 @@ func TestCreateSameTitle(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			const n = 24
 			slugs := make([]string, n)

@@ -9,13 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/inkwell/inkwell/adapters/clock"
-	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/adapters/random"
-	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -57,36 +53,36 @@ func (f *memFiles) held() []string {
 	return out
 }
 
-// accountWorld is the account use cases over one store, with a clock tests
+// accountWorld is the service's use cases over one store, with a clock tests
 // move and files tests inspect.
 type accountWorld struct {
 	store    ports.Store
 	clock    *clock.Fixed
 	files    *memFiles
-	accounts *app.Accounts
-	tokens   *app.Tokens
-	profile  *app.Profile
-	sessions *app.Sessions
-	posts    *app.Posts
+	accounts ports.Accounts
+	tokens   ports.Tokens
+	profile  ports.Profile
+	sessions ports.Sessions
+	posts    ports.Posts
+	comments ports.Comments
 }
 
 const lifetime = 10080 * time.Minute
 
-func newAccountWorld(store ports.Store) *accountWorld {
-	clk := clock.NewFixed(t0)
-	hasher := passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})
-	cfg := app.AccountsConfig{TokenLifetime: lifetime, LoginMaxAttempts: 3}
+func newAccountWorld(t *testing.T, store ports.Store) *accountWorld {
 	files := &memFiles{}
-	accounts := app.NewAccounts(store, hasher, random.NewSecrets(), clk, cfg)
+	stack := stacktest.NewStack(t, store, stacktest.Options{LoginMaxAttempts: 3, TokenLifetime: lifetime, SessionLifetime: 2 * time.Hour, Files: files})
+	svc := stack.Services
 	return &accountWorld{
 		store:    store,
-		clock:    clk,
+		clock:    stack.Clock,
 		files:    files,
-		accounts: accounts,
-		tokens:   app.NewTokens(store, random.NewSecrets(), clk, cfg),
-		profile:  app.NewProfile(store, hasher, random.NewSecrets(), files, clk, cfg),
-		sessions: app.NewSessions(store, accounts, random.NewSecrets(), clk, app.SessionsConfig{Lifetime: 2 * time.Hour}),
-		posts:    app.NewPosts(store, files, clk),
+		accounts: svc.Accounts,
+		tokens:   svc.Tokens,
+		profile:  svc.Profile,
+		sessions: svc.Sessions,
+		posts:    svc.Posts,
+		comments: svc.Comments,
 	}
 }
 
@@ -139,7 +135,7 @@ func TestProfileUpdate(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			w.register(t, "taken@example.com")
 			w.clock.Advance(time.Hour)
@@ -180,7 +176,7 @@ func TestProfilePasswordChange(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			w.register(t, "ann@example.com")
 			// A login token, holding posts:read and posts:write, presents
 			// the change, beside a browser session of the same user.
@@ -258,7 +254,7 @@ func TestProfileAvatar(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			u, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("png"), Ext: ".png"})
 			if err != nil || u.AvatarPath != "avatars/1.png" {
@@ -287,7 +283,7 @@ func TestProfileDelete(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			bob := w.register(t, "bob@example.com")
 			if _, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("a"), Ext: ".png"}); err != nil {

@@ -18,7 +18,7 @@ func TestSessionLifecycle(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			cookie, sess, err := w.sessions.Start(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +84,7 @@ func TestSessionLogin(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			w := newAccountWorld(s.Open(t))
+			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			before, first, err := w.sessions.Start(ctx)
 			if err != nil {
@@ -147,7 +147,7 @@ func TestSessionLogin(t *testing.T) {
 
 func TestSessionSweep(t *testing.T) {
 	ctx := context.Background()
-	w := newAccountWorld(directoryStores[0].Open(t))
+	w := newAccountWorld(t, directoryStores[0].Open(t))
 	idle, _, err := w.sessions.Start(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -34,11 +34,14 @@ type Options struct {
 	// SessionLifetime is how long a browser session may idle; two hours by
 	// default.
 	SessionLifetime time.Duration
+	// Files keeps the uploaded files; by default a folder of the test's,
+	// which Stack.Storage names.
+	Files ports.FileStore
 }
 
 // Stack is the service's use cases over one store, as the service builds
 // them, with a clock the test moves and the folder that keeps the uploaded
-// files.
+// files ("" when Options.Files keeps them).
 type Stack struct {
 	Services httpapi.Services
 	Clock    *clock.Fixed
@@ -46,20 +49,23 @@ type Stack struct {
 }
 
 // NewStack builds the stack over store for tb with inkwell.NewServices, the
-// constructor the service itself uses. The clock starts at Start; the files
-// go to a temporary folder of tb's.
+// constructor the service itself uses. The clock starts at Start.
 func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	tb.Helper()
 	o.BcryptCost = cmp.Or(o.BcryptCost, bcrypt.MinCost)
 	o.LoginMaxAttempts = cmp.Or(o.LoginMaxAttempts, 5)
 	o.TokenLifetime = cmp.Or(o.TokenLifetime, 7*24*time.Hour)
 	o.SessionLifetime = cmp.Or(o.SessionLifetime, 2*time.Hour)
+	var storage string
+	if o.Files == nil {
+		storage = tb.TempDir()
+		o.Files = localfs.New(localfs.Config{Dir: storage})
+	}
 	clk := clock.NewFixed(Start)
-	storage := tb.TempDir()
 	svc := inkwell.NewServices(store,
 		passwords.NewBcrypt(passwords.Config{Cost: o.BcryptCost}),
 		random.NewSecrets(),
-		localfs.New(localfs.Config{Dir: storage}),
+		o.Files,
 		clk,
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
