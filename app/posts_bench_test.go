@@ -168,6 +168,10 @@ func (noFiles) Save(context.Context, string, []byte, string) (string, error) {
 	return "", fmt.Errorf("no files here")
 }
 
+func (noFiles) Open(context.Context, string) (ports.StoredFile, error) {
+	return ports.StoredFile{}, domain.ErrNotFound
+}
+
 func (noFiles) Delete(context.Context, string) error { return nil }
 
 // BenchmarkPosts measures the use cases behind the routes the service is

@@ -1,9 +1,11 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 	"testing"
@@ -19,19 +21,29 @@ import (
 type memFiles struct {
 	mu    sync.Mutex
 	n     int
-	files map[string]bool
+	files map[string][]byte
 }
 
-func (f *memFiles) Save(_ context.Context, dir string, _ []byte, ext string) (string, error) {
+func (f *memFiles) Save(_ context.Context, dir string, data []byte, ext string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n++
 	path := fmt.Sprintf("%s/%d%s", dir, f.n, ext)
 	if f.files == nil {
-		f.files = map[string]bool{}
+		f.files = map[string][]byte{}
 	}
-	f.files[path] = true
+	f.files[path] = bytes.Clone(data)
 	return path, nil
+}
+
+func (f *memFiles) Open(_ context.Context, path string) (ports.StoredFile, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	data, ok := f.files[path]
+	if !ok {
+		return ports.StoredFile{}, domain.ErrNotFound
+	}
+	return ports.StoredFile{Body: io.NopCloser(bytes.NewReader(data)), Size: int64(len(data))}, nil
 }
 
 func (f *memFiles) Delete(_ context.Context, path string) error {

@@ -217,12 +217,3 @@ type CommentRepository interface {
 	// query, and how many comments the post has.
 	ListByPost(ctx context.Context, postID int64, page Page) ([]CommentView, int, error)
 }
-
-// FileStore keeps uploaded files.
-type FileStore interface {
-	// Save stores data under a new random name ending in ext (".png") below
-	// dir ("posts") and returns its path relative to the storage root.
-	Save(ctx context.Context, dir string, data []byte, ext string) (string, error)
-	// Delete removes the file at path; a missing file is not an error.
-	Delete(ctx context.Context, path string) error
-}

@@ -4,13 +4,20 @@ package localfs
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"mime"
 	"os"
+	"path"
 	"path/filepath"
-	"strings"
+	"syscall"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // Config names the storage root.
@@ -36,8 +43,8 @@ func (f *Files) Root() string { return f.root }
 // names can't be guessed and never collide. The file is written under a
 // temporary name and renamed, so a reader never sees half a file.
 func (f *Files) Save(_ context.Context, dir string, data []byte, ext string) (string, error) {
-	if strings.ContainsAny(dir, `/\.`) || strings.ContainsAny(ext[min(1, len(ext)):], `/\.`) {
-		return "", fmt.Errorf("localfs: save: bad directory %q or extension %q", dir, ext)
+	if !ports.ValidFileName(dir, ext) {
+		return "", fmt.Errorf("localfs: save in %q with extension %q: %w", dir, ext, ports.ErrBadFilePath)
 	}
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -59,16 +66,64 @@ func (f *Files) Save(_ context.Context, dir string, data []byte, ext string) (st
 	return rel, nil
 }
 
-// Delete implements ports.FileStore. Paths that would leave the root are
-// refused.
-func (f *Files) Delete(_ context.Context, rel string) error {
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if rel == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("localfs: delete: path %q is outside the storage root", rel)
+// Open implements ports.FileStore. The ETag is a digest of the path, size
+// and modification time rather than of the content, so that opening a file
+// does not read it twice; a file replaced in place gets a new one.
+func (f *Files) Open(_ context.Context, rel string) (ports.StoredFile, error) {
+	if !ports.ValidFilePath(rel) {
+		return ports.StoredFile{}, fmt.Errorf("localfs: open %q: %w", rel, domain.ErrNotFound)
 	}
-	err := os.Remove(filepath.Join(f.root, clean))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	file, err := os.Open(filepath.Join(f.root, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return ports.StoredFile{}, fmt.Errorf("localfs: open %q: %w", rel, domain.ErrNotFound)
+	}
+	if err != nil {
+		return ports.StoredFile{}, fmt.Errorf("localfs: open: %w", err)
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		_ = file.Close()
+		return ports.StoredFile{}, fmt.Errorf("localfs: open: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		_ = file.Close()
+		return ports.StoredFile{}, fmt.Errorf("localfs: open %q: %w", rel, domain.ErrNotFound)
+	}
+	return ports.StoredFile{
+		Body:        file,
+		Size:        fi.Size(),
+		ContentType: contentType(path.Ext(rel)),
+		ETag:        etag(rel, fi),
+		ModTime:     fi.ModTime(),
+	}, nil
+}
+
+// Delete implements ports.FileStore.
+func (f *Files) Delete(_ context.Context, rel string) error {
+	if !ports.ValidFilePath(rel) {
+		return fmt.Errorf("localfs: delete %q: %w", rel, ports.ErrBadFilePath)
+	}
+	err := os.Remove(filepath.Join(f.root, filepath.FromSlash(rel)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 		return fmt.Errorf("localfs: delete: %w", err)
 	}
 	return nil
+}
+
+// contentType is the media type of a file named with ext.
+func contentType(ext string) string {
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// etag is the entity tag of the file at rel: 16 bytes of a SHA-256 over its
+// path, size and modification time.
+func etag(rel string, fi fs.FileInfo) string {
+	h := sha256.New()
+	h.Write([]byte(rel))
+	h.Write(binary.BigEndian.AppendUint64(nil, uint64(fi.Size())))
+	h.Write(binary.BigEndian.AppendUint64(nil, uint64(fi.ModTime().UnixNano())))
+	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
 }

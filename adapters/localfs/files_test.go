@@ -4,46 +4,56 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"testing"
+
+	"github.com/inkwell/inkwell/ports"
+	"github.com/inkwell/inkwell/ports/portstest"
 )
 
-func TestSaveAndDelete(t *testing.T) {
-	root := t.TempDir()
-	f := New(Config{Dir: filepath.Join(root, "storage")})
+func TestFiles(t *testing.T) {
+	portstest.RunFiles(t, func(tb testing.TB) ports.FileStore {
+		return New(Config{Dir: filepath.Join(tb.TempDir(), "storage")})
+	})
+}
+
+// TestFilesOnDisk checks where the files go: below the root, under the path
+// Save returns, and nowhere else.
+func TestFilesOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "storage")
+	f := New(Config{Dir: root})
 	ctx := context.Background()
 	path, err := f.Save(ctx, "posts", []byte("data"), ".png")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`^posts/[0-9a-f]{32}\.png$`).MatchString(path) {
-		t.Errorf("got path %q, want posts/<32 hex>.png", path)
-	}
-	got, err := os.ReadFile(filepath.Join(root, "storage", path))
+	got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
 	if err != nil || string(got) != "data" {
-		t.Fatalf("read back: got %q, %v", got, err)
+		t.Fatalf("read back %s: got %q, %v", path, got, err)
 	}
-	other, _ := f.Save(ctx, "posts", []byte("data"), ".png")
-	if other == path {
-		t.Error("two saves got one name")
+	entries, err := os.ReadDir(filepath.Join(root, "posts"))
+	if err != nil || len(entries) != 1 {
+		t.Errorf("posts folder: got %v, %v, want the one file (no temporary left behind)", entries, err)
 	}
 	if err := f.Delete(ctx, path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "storage", path)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path))); !os.IsNotExist(err) {
 		t.Errorf("after delete: stat gave %v, want not-exist", err)
 	}
-	if err := f.Delete(ctx, path); err != nil {
-		t.Errorf("deleting a missing file: got %v, want nil", err)
+
+	// A file next to the root stays out of reach of a path that climbs.
+	if err := os.WriteFile(filepath.Join(dir, "secret.png"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"../x", "/etc/passwd", "posts/../../x", ""} {
-		if err := f.Delete(ctx, bad); err == nil {
-			t.Errorf("Delete(%q): got nil, want an error", bad)
-		}
+	if file, err := f.Open(ctx, "../secret.png"); err == nil {
+		file.Body.Close()
+		t.Error(`Open("../secret.png") opened a file outside the root`)
 	}
-	for _, tc := range []struct{ dir, ext string }{{"../x", ".png"}, {"posts", "./../x"}, {"a/b", ".png"}} {
-		if _, err := f.Save(ctx, tc.dir, nil, tc.ext); err == nil {
-			t.Errorf("Save(%q, %q): got nil, want an error", tc.dir, tc.ext)
-		}
+	if err := f.Delete(ctx, "../secret.png"); err == nil {
+		t.Error(`Delete("../secret.png"): got nil, want an error`)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "secret.png")); err != nil {
+		t.Errorf("the file outside the root: %v", err)
 	}
 }

@@ -2,7 +2,8 @@
 // runs RunStore from its own tests, so that the memory, SQLite and PostgreSQL
 // stores are held to one reading of the port's doc comments: exact round trips
 // of every field, the domain errors each method names, ordering and paging,
-// transactions, and the races the use cases rely on.
+// transactions, and the races the use cases rely on. RunFiles does the same
+// for every ports.FileStore.
 //
 // Where a port leaves a choice open (where people without an age sort, for
 // example) the suite accepts every choice the port allows and says so next to
