@@ -14,7 +14,8 @@ run:
 build:
 	$(GO) build -o bin/inkwell ./cmd/inkwell
 
-# services starts (or installs) PostgreSQL and installs Chromium when missing.
+# services starts (or installs) PostgreSQL and installs Chromium and versitygw
+# when missing.
 services:
 	@bash scripts/services.sh
 

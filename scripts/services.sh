@@ -38,3 +38,4 @@ if ! command -v chromium >/dev/null 2>&1; then
   echo "services: installing Chromium"
   apt_install chromium
 fi
+bash "$(dirname "$0")/versitygw.sh"
