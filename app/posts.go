@@ -30,7 +30,7 @@ var _ ports.Posts = (*Posts)(nil)
 // List implements ports.Posts: the page with its authors and tags, and the
 // total, which the store reads in a fixed number of round trips.
 func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
-	views, total, err := p.store.Repos().Posts.ListViews(ctx, f, page)
+	views, total, err := p.store.Repos().PostViews.ListViews(ctx, f, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
@@ -40,7 +40,7 @@ func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) (
 // ListAfter implements ports.Posts. It reads one post more than asked to
 // learn whether another page follows.
 func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
-	views, err := p.store.Repos().Posts.ListViewsAfter(ctx, f, cursor, limit+1)
+	views, err := p.store.Repos().PostViews.ListViewsAfter(ctx, f, cursor, limit+1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list posts: %w", err)
 	}
@@ -53,7 +53,7 @@ func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports
 	return views, next, nil
 }
 
-// Show implements ports.Posts with Posts.View, which reads the post, its
+// Show implements ports.Posts with PostViews.View, which reads the post, its
 // author, its tags and its comments together. A draft the viewer may not see
 // is read to no purpose, but it is not found all the same; drafts of others
 // are rarely asked for.
@@ -62,7 +62,7 @@ func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments b
 	if withComments {
 		comments = ports.ShowComments
 	}
-	view, err := p.store.Repos().Posts.View(ctx, id, comments)
+	view, err := p.store.Repos().PostViews.View(ctx, id, comments)
 	if err == nil && !view.Post.VisibleTo(viewer) {
 		err = domain.ErrNotFound
 	}

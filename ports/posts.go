@@ -25,72 +25,6 @@ type PostFilter struct {
 	TagSlug string
 }
 
-// PostTally says how the number of posts a filter matches adds up from
-// counts of posts by status, which a store may keep up to date as posts are
-// written instead of counting rows when asked: the published posts of every
-// author when Published, and Author's published posts and drafts when
-// AuthorPublished and AuthorDrafts say so. The zero PostTally adds up to no
-// post at all.
-type PostTally struct {
-	Published       bool
-	Author          int64
-	AuthorPublished bool
-	AuthorDrafts    bool
-}
-
-// Tally returns how the number of posts f matches adds up from counts of
-// posts by status and author, and false when it does not: a search or a tag
-// keeps posts for what they hold, which only the posts can tell, and a
-// status other than published or draft matches nothing the counts know.
-func (f PostFilter) Tally() (PostTally, bool) {
-	if f.Search != "" || f.TagSlug != "" {
-		return PostTally{}, false
-	}
-	// Drafts are visible to their author only, so the drafts f can match
-	// are the viewer's, and only if the author filter keeps the viewer.
-	ownDrafts := f.Viewer != 0 && (f.AuthorID == 0 || f.AuthorID == f.Viewer)
-	switch {
-	case f.Status == domain.StatusPublished && f.AuthorID == 0:
-		return PostTally{Published: true}, true
-	case f.Status == domain.StatusPublished:
-		return PostTally{Author: f.AuthorID, AuthorPublished: true}, true
-	case f.Status == domain.StatusDraft && ownDrafts:
-		return PostTally{Author: f.Viewer, AuthorDrafts: true}, true
-	case f.Status == domain.StatusDraft:
-		return PostTally{}, true
-	case f.Status != "":
-		return PostTally{}, false
-	case f.AuthorID != 0:
-		return PostTally{Author: f.AuthorID, AuthorPublished: true, AuthorDrafts: ownDrafts}, true
-	case ownDrafts:
-		return PostTally{Published: true, Author: f.Viewer, AuthorDrafts: true}, true
-	default:
-		return PostTally{Published: true}, true
-	}
-}
-
-// Counted reports whether t needs any count; when it does not, the filter
-// matches no post.
-func (t PostTally) Counted() bool {
-	return t.Published || t.AuthorPublished || t.AuthorDrafts
-}
-
-// Sum adds up the counts t names out of the number of published posts and
-// the numbers of t.Author's published posts and drafts.
-func (t PostTally) Sum(published, authorPublished, authorDrafts int64) int64 {
-	var n int64
-	if t.Published {
-		n += published
-	}
-	if t.AuthorPublished {
-		n += authorPublished
-	}
-	if t.AuthorDrafts {
-		n += authorDrafts
-	}
-	return n
-}
-
 // PostCursor is a position in the newest-first order of posts: the
 // (created_at, id) of the last post seen.
 type PostCursor struct {
@@ -98,7 +32,9 @@ type PostCursor struct {
 	ID        int64
 }
 
-// PostRepository keeps posts and their tag links.
+// PostRepository keeps posts and their tag links: what the post use cases
+// write, and the reads that come before a write. What the post routes show
+// is read through PostViews.
 type PostRepository interface {
 	// Create stores p and sets its ID. domain.ErrSlugTaken when another post
 	// has p's slug; domain.ErrNotFound when the author does not exist.
@@ -111,13 +47,6 @@ type PostRepository interface {
 	CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error)
 	// Get returns domain.ErrNotFound when there is no such post.
 	Get(ctx context.Context, id int64) (domain.Post, error)
-	// View returns what the single read of a post shows: the post with its
-	// author and its tags (in TagOrder, never nil) and, when comments is
-	// above zero, its first comments as ListByPost returns them, at most
-	// that many (none: nil). The parts depend on the id alone, so a store
-	// may read them in one round trip. domain.ErrNotFound when there is no
-	// such post.
-	View(ctx context.Context, id int64, comments int) (PostView, error)
 	// Lock reads the post and holds it until the transaction ends.
 	// domain.ErrNotFound when there is no such post.
 	Lock(ctx context.Context, id int64) (domain.Post, error)
@@ -133,26 +62,6 @@ type PostRepository interface {
 	// so that concurrent creators of one slug take their suffixes in turn
 	// instead of colliding.
 	LastSlugSuffix(ctx context.Context, base string) (int, error)
-	// List returns one page of the matching posts, newest first (created_at,
-	// then id, descending), in a fixed number of queries.
-	List(ctx context.Context, f PostFilter, page Page) ([]domain.Post, error)
-	// Count returns how many posts match f. Wherever f.Tally allows, a
-	// store may answer from counts of posts by status and author that it
-	// keeps as posts are written, rather than count rows; those counts must
-	// then stay exact through every write, cascade and rollback.
-	Count(ctx context.Context, f PostFilter) (int, error)
-	// ListAfter returns up to limit matching posts that come after cursor in
-	// the newest-first order (from the start when cursor is nil).
-	ListAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]domain.Post, error)
-	// ListViews returns what the list routes show of a page: the posts List
-	// returns, each with its author and its tags (in TagOrder, never nil),
-	// and how many posts f matches in all, as Count does. It takes a fixed
-	// number of round trips, whatever the page's size, and a store may
-	// send independent queries together.
-	ListViews(ctx context.Context, f PostFilter, page Page) ([]PostView, int, error)
-	// ListViewsAfter returns the posts ListAfter returns, each with its
-	// author and tags, in a fixed number of round trips.
-	ListViewsAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]PostView, error)
 	// SetTags replaces the post's tags. domain.ErrNotFound when the post or
 	// one of the tags does not exist.
 	SetTags(ctx context.Context, postID int64, tagIDs []int64) error
@@ -163,8 +72,32 @@ type PostRepository interface {
 	ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error)
 }
 
+// PostViews reads posts as the post routes show them: each with its author
+// and its tags, a page at a time or one with its first comments. A store
+// may shape these reads as it likes (counters kept as posts are written,
+// statements sent together), as long as what they return stays exact
+// through every write, cascade and rollback.
+type PostViews interface {
+	// View returns what the single read of a post shows: the post with its
+	// author and its tags (in TagOrder, never nil) and, when comments is
+	// above zero, its first comments as CommentRepository.ListByPost
+	// returns them, at most that many (none: nil). The parts depend on the
+	// id alone, so a store may read them in one round trip.
+	// domain.ErrNotFound when there is no such post.
+	View(ctx context.Context, id int64, comments int) (PostView, error)
+	// ListViews returns one page of the posts f matches, newest first
+	// (created_at, then id, descending), each with its author and its tags
+	// (in TagOrder, never nil), and how many posts f matches in all. It
+	// takes a fixed number of round trips, whatever the page's size.
+	ListViews(ctx context.Context, f PostFilter, page Page) ([]PostView, int, error)
+	// ListViewsAfter returns up to limit posts f matches that come after
+	// cursor in the newest-first order (from the start when cursor is nil),
+	// each with its author and tags, in a fixed number of round trips.
+	ListViewsAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]PostView, error)
+}
+
 // PostViewsOf pairs each post with its author, found among authors, and its
-// tags (none: an empty list), as PostRepository.ListViews returns them.
+// tags (none: an empty list), as PostViews.ListViews returns them.
 func PostViewsOf(posts []domain.Post, authors []domain.User, tags map[int64][]domain.Tag) []PostView {
 	byID := make(map[int64]domain.User, len(authors))
 	for _, u := range authors {

@@ -27,6 +27,7 @@ type Repos struct {
 	People     PersonRepository
 	Products   ProductRepository
 	Posts      PostRepository
+	PostViews  PostViews
 	Tags       TagRepository
 	Comments   CommentRepository
 	Sessions   SessionRepository

@@ -3,6 +3,9 @@
 # framework, driver or crypto package, and no adapter imports app or another
 # adapter (packages below one adapter's folder belong to that adapter). The
 # driving adapter, HTTP, calls use cases only: it names no store port.
+# Packages under adapters/internal/ hold what several adapters share (how
+# the SQL stores add up their post counters, say): any adapter may import
+# them, and they import only ports, domain and the standard library.
 # Test-support packages, those whose last path element ends in "test"
 # (pgtest, openapitest, stacktest), may import any adapter, so no other
 # package may import them.
@@ -30,6 +33,7 @@ while read -r pkg imports; do
   for imp in $imports; do
     case $imp in
       "$mod/app"|"$mod/app/"*) echo "arch: $pkg imports $imp"; fail=1 ;;
+      "$mod/adapters/internal/"*) ;;
       "$mod/adapters/"*)
         $support && continue
         other=${imp#"$mod/adapters/"}; other=${other%%/*}
@@ -53,6 +57,13 @@ while read -r pkg dir files; do
     fi
   done
 done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}' ./adapters/httpapi/...)
+
+bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./adapters/internal/... |
+  grep -v -E "^$mod/(adapters/internal|ports|domain)(/|$)" || true)
+if [[ -n $bad ]]; then
+  echo "arch: adapters/internal imports more than ports, domain and the standard library:"
+  echo "$bad" | sed 's/^/  /'; fail=1
+fi
 
 # Only tests and other test-support packages may import a test-support
 # package: one imported by the service would link testing and every adapter

@@ -108,11 +108,11 @@ func TestSessionsInBrowser(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("outcome: got %q, want %q", got, tt.want)
 			}
-			posts, err := h.store.Repos().Posts.List(context.Background(), ports.PostFilter{}, ports.Page{Limit: 10})
+			posts, _, err := h.store.Repos().PostViews.ListViews(context.Background(), ports.PostFilter{}, ports.Page{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(posts) != tt.wantPosts || posts[0].Title() != "From the browser" || float64(posts[0].AuthorID()) != annID {
+			if len(posts) != tt.wantPosts || posts[0].Post.Title() != "From the browser" || float64(posts[0].Post.AuthorID()) != annID {
 				t.Errorf("posts in the store: got %d, want %d by the page", len(posts), tt.wantPosts)
 			}
 		})

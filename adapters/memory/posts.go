@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -103,25 +102,6 @@ func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
 	return out, err
 }
 
-// View reads the post, its tags and its comments in one unit of work, as
-// one snapshot.
-func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
-	var view ports.PostView
-	err := r.u.read(ctx, func(s *state) error {
-		p, ok := s.posts[id]
-		if !ok {
-			return fmt.Errorf("post %d: %w", id, domain.ErrNotFound)
-		}
-		view.Post, view.Author = restorePost(p), cloneUser(s.users[p.AuthorID])
-		view.Tags = s.tagsOf(id)
-		if maxComments > 0 {
-			view.Comments, _ = s.commentsOf(id, ports.Page{Limit: maxComments})
-		}
-		return nil
-	})
-	return view, err
-}
-
 // Lock reads the post. Transactions already run one at a time, so there is
 // nothing to hold.
 func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
@@ -181,64 +161,6 @@ func slugSuffix(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(s)
 	return n, err == nil
-}
-
-func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
-	matches, err := r.matching(ctx, f, nil)
-	if err != nil {
-		return nil, err
-	}
-	return restorePosts(paginate(matches, page)), nil
-}
-
-func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
-	matches, err := r.matching(ctx, f, nil)
-	return len(matches), err
-}
-
-func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	matches, err := r.matching(ctx, f, cursor)
-	if err != nil {
-		return nil, err
-	}
-	return restorePosts(paginate(matches, ports.Page{Limit: limit})), nil
-}
-
-// matching returns the posts f selects that come after cursor (every one
-// when it is nil), newest first.
-func (r posts) matching(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor) ([]domain.PostState, error) {
-	needle := strings.ToLower(f.Search)
-	var out []domain.PostState
-	err := r.u.read(ctx, func(s *state) error {
-		var tagged map[int64]bool
-		if f.TagSlug != "" {
-			tagged = s.postsTagged(f.TagSlug)
-		}
-		for _, p := range s.posts {
-			switch {
-			case p.Status != domain.StatusPublished && (f.Viewer == 0 || f.Viewer != p.AuthorID),
-				f.Status != "" && p.Status != f.Status,
-				f.AuthorID != 0 && p.AuthorID != f.AuthorID,
-				f.TagSlug != "" && !tagged[p.ID],
-				needle != "" && !strings.Contains(strings.ToLower(p.Title), needle),
-				cursor != nil && !afterCursor(cursor, p):
-				continue
-			}
-			out = append(out, p)
-		}
-		return nil
-	})
-	slices.SortFunc(out, func(a, b domain.PostState) int {
-		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID))
-	})
-	return out, err
-}
-
-// afterCursor reports whether p comes after cursor in the newest-first
-// order.
-func afterCursor(cursor *ports.PostCursor, p domain.PostState) bool {
-	at := p.CreatedAt.UnixMicro()
-	return at < cursor.CreatedAt || at == cursor.CreatedAt && p.ID < cursor.ID
 }
 
 // postsTagged returns the posts carrying a tag with the given slug. Slugs

@@ -57,11 +57,12 @@ func TestSeed(t *testing.T) {
 	bySlug := map[string]domain.Post{}
 	for _, author := range userIDs {
 		f := ports.PostFilter{Viewer: author, AuthorID: author}
-		posts, err := r.Posts.List(ctx, f, ports.Page{})
+		views, _, err := r.PostViews.ListViews(ctx, f, ports.Page{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range posts {
+		for _, v := range views {
+			p := v.Post
 			bySlug[p.Slug()] = p
 			postIDs = append(postIDs, p.ID())
 		}
@@ -108,7 +109,7 @@ func TestSeed(t *testing.T) {
 	if err := st.Seed(ctx, plan, nil); !errors.Is(err, demo.ErrNotEmpty) {
 		t.Errorf("second Seed: got %v, want demo.ErrNotEmpty", err)
 	}
-	if n, _ := r.Posts.Count(ctx, ports.PostFilter{Viewer: userIDs[0]}); n > plan.Posts {
+	if _, n, _ := r.PostViews.ListViews(ctx, ports.PostFilter{Viewer: userIDs[0]}, ports.Page{Limit: 1}); n > plan.Posts {
 		t.Errorf("after a refused Seed: %d posts, want at most %d", n, plan.Posts)
 	}
 	if err := st.Seed(ctx, demo.Plan{Posts: 1}, nil); err == nil {

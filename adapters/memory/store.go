@@ -119,6 +119,7 @@ func (u unit) repos() ports.Repos {
 		People:     people{u},
 		Products:   products{u},
 		Posts:      posts{u},
+		PostViews:  postViews{u},
 		Tags:       tags{u},
 		Comments:   comments{u},
 		Sessions:   sessions{u},

@@ -146,14 +146,11 @@ func (q *postQuery) pageSQL(limit, offset int) string {
 	return s
 }
 
-// listSQL is the statement of the page that pageSQL bounds; withAuthors
-// joins each post's author, a look-up of users_pkey per row.
-func (q *postQuery) listSQL(page string, withAuthors bool) string {
-	if withAuthors {
-		return "SELECT " + postColumns + ",\n       " + userColumns +
-			"\nFROM posts p\nJOIN users u ON u.id = p.author_id" + q.whereClause() + page
-	}
-	return "SELECT " + postColumns + "\nFROM posts p" + q.whereClause() + page
+// listSQL is the statement of the page that pageSQL bounds, each post with
+// its author joined, a look-up of users_pkey per row.
+func (q *postQuery) listSQL(page string) string {
+	return "SELECT " + postColumns + ",\n       " + userColumns +
+		"\nFROM posts p\nJOIN users u ON u.id = p.author_id" + q.whereClause() + page
 }
 
 // tagsSQL is the statement of the posts of the page that pageSQL bounds
@@ -174,21 +171,7 @@ func (q *postQuery) countSQL() string {
 	return "SELECT count(*)\nFROM posts p" + q.whereClause()
 }
 
-// list runs a statement built by listSQL on conn.
-func (q *postQuery) list(ctx context.Context, conn db.DBTX, sql string) ([]domain.Post, error) {
-	rows, err := conn.Query(ctx, sql, append([]any{q.mode()}, q.args...)...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Post, error) {
-		var p db.Post
-		err := row.Scan(&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
-			&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt)
-		return postOf(p), err
-	})
-}
-
-// views runs a statement built by listSQL with authors on conn.
+// views runs a statement built by listSQL on conn.
 func (q *postQuery) views(ctx context.Context, conn db.DBTX, sql string) ([]ports.PostView, error) {
 	rows, err := conn.Query(ctx, sql, append([]any{q.mode()}, q.args...)...)
 	if err != nil {

@@ -10,12 +10,8 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// posts implements ports.PostRepository. conn is the connection or
-// transaction that q runs on, for the lists built in postlist.go.
-type posts struct {
-	q    *db.Queries
-	conn db.DBTX
-}
+// posts implements ports.PostRepository.
+type posts struct{ q *db.Queries }
 
 var _ ports.PostRepository = posts{}
 
@@ -130,49 +126,6 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 		return 0, storeError("last slug suffix", err)
 	}
 	return int(n), nil
-}
-
-func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
-	q := postFilter(f)
-	list, err := q.list(ctx, r.conn, q.listSQL(q.pageSQL(page.Limit, page.Offset), false))
-	if err != nil {
-		return nil, storeError("list posts", err)
-	}
-	return list, nil
-}
-
-// Count answers from the counters of migration 0006 whenever f.Tally
-// allows, with one small read whatever the number of posts, and counts the
-// matching posts otherwise: a search through posts_title_trgm, a tag through
-// post_tags_tag_id.
-func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
-	if t, ok := f.Tally(); ok {
-		if !t.Counted() {
-			return 0, nil
-		}
-		n, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
-		if err != nil {
-			return 0, storeError("read post counts", err)
-		}
-		return n, nil
-	}
-	n, err := postFilter(f).count(ctx, r.conn)
-	if err != nil {
-		return 0, storeError("count posts", err)
-	}
-	return int(n), nil
-}
-
-func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	q := postFilter(f)
-	if cursor != nil {
-		q.after(*cursor)
-	}
-	list, err := q.list(ctx, r.conn, q.listSQL(q.pageSQL(limit, 0), false))
-	if err != nil {
-		return nil, storeError("list posts after cursor", err)
-	}
-	return list, nil
 }
 
 func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {

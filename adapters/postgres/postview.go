@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/postcount"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -33,7 +34,7 @@ import (
 //
 // sqlc generates no batches of different statements, so their texts are
 // here; the tags and comments are those of ListTagsOfPosts and
-// ListCommentsByPost for one post, and countsSQL serves Count as well.
+// ListCommentsByPost for one post, and countsSQL serves count as well.
 const (
 	viewPostSQL = `SELECT ` + postColumns + `, ` + userColumns + `
 FROM posts p
@@ -62,7 +63,7 @@ FROM (SELECT $1::bigint AS id) AS v
 LEFT JOIN author_post_counts a ON a.author_id = v.id`
 
 // scanCounts reads a row of countsSQL into the number t adds up to.
-func scanCounts(row pgx.Row, t ports.PostTally) (int, error) {
+func scanCounts(row pgx.Row, t postcount.Tally) (int, error) {
 	var published, authorPublished, authorDrafts int64
 	if err := row.Scan(&published, &authorPublished, &authorDrafts); err != nil {
 		return 0, err
@@ -77,13 +78,23 @@ const tagColumns = `t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at
 const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
        u.email_verified_at, u.avatar_path, u.created_at, u.updated_at`
 
+// postViews implements ports.PostViews. conn is the connection or
+// transaction that q runs on, for the batches and the lists built in
+// postlist.go.
+type postViews struct {
+	q    *db.Queries
+	conn db.DBTX
+}
+
+var _ ports.PostViews = postViews{}
+
 // batcher is what the batched reads need of the pool or the transaction
 // they run on.
 type batcher interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
+func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
 	op := fmt.Sprintf("view post %d", id)
 	var view ports.PostView
 	found := false
@@ -135,17 +146,17 @@ func (r posts) View(ctx context.Context, id int64, maxComments int) (ports.PostV
 	return view, nil
 }
 
-func (r posts) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
 	const op = "list posts with their authors"
 	q := postFilter(f)
 	bounds := q.pageSQL(page.Limit, page.Offset)
-	t, tallied := f.Tally()
+	t, tallied := postcount.Of(f)
 	if q.perCall || !tallied {
-		views, err := q.views(ctx, r.conn, q.listSQL(bounds, true))
+		views, err := q.views(ctx, r.conn, q.listSQL(bounds))
 		if err != nil {
 			return nil, 0, storeError(op, err)
 		}
-		total, err := r.Count(ctx, f)
+		total, err := r.count(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -167,7 +178,7 @@ func (r posts) ListViews(ctx context.Context, f ports.PostFilter, page ports.Pag
 	return views, total, err
 }
 
-func (r posts) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
+func (r postViews) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
 	const op = "list posts after cursor with their authors"
 	q := postFilter(f)
 	if cursor != nil {
@@ -175,7 +186,7 @@ func (r posts) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *p
 	}
 	bounds := q.pageSQL(limit, 0)
 	if q.perCall {
-		views, err := q.views(ctx, r.conn, q.listSQL(bounds, true))
+		views, err := q.views(ctx, r.conn, q.listSQL(bounds))
 		if err != nil {
 			return nil, storeError(op, err)
 		}
@@ -191,11 +202,11 @@ func (r posts) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *p
 // pageBatch queues the page that bounds delimits, with its authors, and
 // the tags of its posts. More statements may be queued after them; the
 // returned function, called after the batch is sent, attaches the tags.
-func (r posts) pageBatch(q *postQuery, bounds string) (*pgx.Batch, func(context.Context) ([]ports.PostView, error)) {
+func (r postViews) pageBatch(q *postQuery, bounds string) (*pgx.Batch, func(context.Context) ([]ports.PostView, error)) {
 	var views []ports.PostView
 	var byPost map[int64][]domain.Tag
 	b := &pgx.Batch{}
-	b.Queue(q.listSQL(bounds, true), q.args...).Query(func(rows pgx.Rows) error {
+	b.Queue(q.listSQL(bounds), q.args...).Query(func(rows pgx.Rows) error {
 		var err error
 		views, err = collectViews(rows)
 		return err
@@ -226,7 +237,7 @@ func assignPageTags(views []ports.PostView, byPost map[int64][]domain.Tag) []por
 }
 
 // sendBatch sends b in one round trip.
-func (r posts) sendBatch(ctx context.Context, b *pgx.Batch) error {
+func (r postViews) sendBatch(ctx context.Context, b *pgx.Batch) error {
 	conn, ok := r.conn.(batcher)
 	if !ok {
 		return fmt.Errorf("%T cannot send a batch", r.conn)
@@ -235,7 +246,7 @@ func (r posts) sendBatch(ctx context.Context, b *pgx.Batch) error {
 }
 
 // attachTags reads the tags of views' posts with one statement.
-func (r posts) attachTags(ctx context.Context, views []ports.PostView) error {
+func (r postViews) attachTags(ctx context.Context, views []ports.PostView) error {
 	if len(views) == 0 {
 		return nil
 	}
@@ -278,4 +289,26 @@ func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
 		slices.SortFunc(list, ports.TagOrder)
 	}
 	return byPost, err
+}
+
+// count returns how many posts f matches. It answers from the counters of
+// migration 0006 whenever postcount allows, with one small read whatever the number of posts, and counts the
+// matching posts otherwise: a search through posts_title_trgm, a tag through
+// post_tags_tag_id.
+func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
+	if t, ok := postcount.Of(f); ok {
+		if !t.Counted() {
+			return 0, nil
+		}
+		n, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
+		if err != nil {
+			return 0, storeError("read post counts", err)
+		}
+		return n, nil
+	}
+	n, err := postFilter(f).count(ctx, r.conn)
+	if err != nil {
+		return 0, storeError("count posts", err)
+	}
+	return int(n), nil
 }

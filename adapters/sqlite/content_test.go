@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/sqlite"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -209,7 +210,7 @@ func TestConcurrentCreatorsOfOneTitle(t *testing.T) {
 			t.Errorf("creator %d: %v", i, err)
 		}
 	}
-	list, err := st.Repos().Posts.List(ctx, ports.PostFilter{}, ports.Page{})
+	list, err := sqlite.ListPosts(ctx, st.Repos(), ports.PostFilter{}, ports.Page{})
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -283,18 +284,18 @@ func TestPostFilters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			list, err := r.Posts.List(ctx, tc.f, ports.Page{Limit: 100})
+			list, err := sqlite.ListPosts(ctx, r, tc.f, ports.Page{Limit: 100})
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
-			count, err := r.Posts.Count(ctx, tc.f)
+			count, err := sqlite.CountPosts(ctx, r, tc.f)
 			if err != nil {
 				t.Fatalf("Count: %v", err)
 			}
 			if got := postIDs(list); !reflect.DeepEqual(got, tc.want) || count != len(tc.want) {
 				t.Errorf("got %v (count %d), want %v", got, count, tc.want)
 			}
-			after, err := r.Posts.ListAfter(ctx, tc.f, nil, 100)
+			after, err := sqlite.ListPostsAfter(ctx, r, tc.f, nil, 100)
 			if err != nil {
 				t.Fatalf("ListAfter: %v", err)
 			}
@@ -304,7 +305,7 @@ func TestPostFilters(t *testing.T) {
 		})
 	}
 
-	list, err := r.Posts.List(ctx, ports.PostFilter{Viewer: ann.ID}, ports.Page{Limit: 1})
+	list, err := sqlite.ListPosts(ctx, r, ports.PostFilter{Viewer: ann.ID}, ports.Page{Limit: 1})
 	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0].State(), p7.State()) {
 		t.Errorf("List: got %v, %v, want every field of %q", list, err, p7.Title())
 	}
@@ -332,7 +333,7 @@ func TestPostPaging(t *testing.T) {
 		var walked []int64
 		var cursor *ports.PostCursor
 		for range len(all) + 1 {
-			page, err := r.Posts.ListAfter(ctx, ports.PostFilter{Viewer: u.ID}, cursor, size)
+			page, err := sqlite.ListPostsAfter(ctx, r, ports.PostFilter{Viewer: u.ID}, cursor, size)
 			if err != nil {
 				t.Fatalf("ListAfter: %v", err)
 			}
@@ -352,7 +353,7 @@ func TestPostPaging(t *testing.T) {
 
 		var paged []int64
 		for offset := 0; offset < len(all)+size; offset += size {
-			page, err := r.Posts.List(ctx, ports.PostFilter{Viewer: u.ID}, ports.Page{Offset: offset, Limit: size})
+			page, err := sqlite.ListPosts(ctx, r, ports.PostFilter{Viewer: u.ID}, ports.Page{Offset: offset, Limit: size})
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
@@ -363,11 +364,11 @@ func TestPostPaging(t *testing.T) {
 		}
 	}
 
-	list, err := r.Posts.ListAfter(ctx, ports.PostFilter{}, nil, 0)
+	list, err := sqlite.ListPostsAfter(ctx, r, ports.PostFilter{}, nil, 0)
 	if err != nil || len(list) != len(all) {
 		t.Errorf("ListAfter without a limit: got %d posts, %v, want %d", len(list), err, len(all))
 	}
-	list, err = r.Posts.List(ctx, ports.PostFilter{}, ports.Page{Offset: 100, Limit: 5})
+	list, err = sqlite.ListPosts(ctx, r, ports.PostFilter{}, ports.Page{Offset: 100, Limit: 5})
 	if err != nil || list == nil || len(list) != 0 {
 		t.Errorf("List past the end: got %v, %v, want an empty list", list, err)
 	}
@@ -644,11 +645,11 @@ func TestQueriesCountsStatements(t *testing.T) {
 	page := func(size int) int64 {
 		t.Helper()
 		before := st.Queries()
-		list, err := r.Posts.List(ctx, ports.PostFilter{}, ports.Page{Limit: size})
+		list, err := sqlite.ListPosts(ctx, r, ports.PostFilter{}, ports.Page{Limit: size})
 		if err != nil {
 			t.Fatalf("List: %v", err)
 		}
-		if _, err := r.Posts.Count(ctx, ports.PostFilter{}); err != nil {
+		if _, err := sqlite.CountPosts(ctx, r, ports.PostFilter{}); err != nil {
 			t.Fatalf("Count: %v", err)
 		}
 		ids := make([]int64, len(list))

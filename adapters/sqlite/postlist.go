@@ -9,12 +9,13 @@ import (
 
 	sqlitedrv "modernc.org/sqlite"
 
+	"github.com/inkwell/inkwell/adapters/internal/postcount"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// The lists of posts (List, Count, ListAfter) are built here rather than
+// The lists of posts (list, count, listAfter) are built here rather than
 // generated: a filter's unused parts written as (?1 = '' OR col = ?1) would
 // leave SQLite to plan for every value at once, and it would then walk
 // posts_created_at_id even for one author's posts. Built from only the
@@ -128,7 +129,8 @@ func (w *where) add(pred string, args ...any) {
 	w.args = append(w.args, args...)
 }
 
-func (r posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
+// list returns one page of the posts f matches, newest first.
+func (r postViews) list(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
 	cond, args := postWhere(f, nil)
 	limit, offset := limitOffset(page)
 	query := `SELECT ` + postColumns + `
@@ -139,11 +141,11 @@ LIMIT ` + strconv.FormatInt(limit, 10) + ` OFFSET ?`
 	return r.query(ctx, "list posts", query, append(args, offset)...)
 }
 
-// Count answers from the counters of migration 0006 whenever f.Tally
-// allows, with one small read whatever the number of posts, and counts the
-// matching posts otherwise.
-func (r posts) Count(ctx context.Context, f ports.PostFilter) (int, error) {
-	if t, ok := f.Tally(); ok {
+// count returns how many posts f matches. It answers from the counters of
+// migration 0006 whenever postcount allows, with one small read whatever the
+// number of posts, and counts the matching posts otherwise.
+func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
+	if t, ok := postcount.Of(f); ok {
 		if !t.Counted() {
 			return 0, nil
 		}
@@ -163,7 +165,9 @@ WHERE ` + cond
 	return n, nil
 }
 
-func (r posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
+// listAfter returns up to limit posts f matches that come after cursor in
+// the newest-first order (from the start when cursor is nil).
+func (r postViews) listAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
 	cond, args := postWhere(f, cursor)
 	rowLimit, _ := limitOffset(ports.Page{Limit: limit})
 	query := `SELECT ` + postColumns + `
@@ -175,7 +179,7 @@ LIMIT ` + strconv.FormatInt(rowLimit, 10)
 }
 
 // query runs a list of posts on readDB and reads its rows.
-func (r posts) query(ctx context.Context, op, query string, args ...any) ([]domain.Post, error) {
+func (r postViews) query(ctx context.Context, op, query string, args ...any) ([]domain.Post, error) {
 	rows, err := r.c.readDB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, wrap(op, err)

@@ -223,6 +223,7 @@ func (c conns) repos() ports.Repos {
 		People:     people{c},
 		Products:   products{c},
 		Posts:      posts{c},
+		PostViews:  postViews{c},
 		Tags:       tags{c},
 		Comments:   comments{c},
 		Sessions:   sessions{c},

@@ -1,6 +1,7 @@
 package portstest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -33,6 +34,34 @@ var postTests = []storeTest{
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},
 	{"View", testPostView},
+}
+
+// listPosts returns the posts of the page that PostViews.ListViews returns.
+func listPosts(ctx context.Context, r ports.Repos, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
+	views, _, err := r.PostViews.ListViews(ctx, f, page)
+	return postsOf(views), err
+}
+
+// countPosts returns the total that PostViews.ListViews returns with a page
+// of one post.
+func countPosts(ctx context.Context, r ports.Repos, f ports.PostFilter) (int, error) {
+	_, n, err := r.PostViews.ListViews(ctx, f, ports.Page{Limit: 1})
+	return n, err
+}
+
+// listPostsAfter returns the posts that PostViews.ListViewsAfter returns.
+func listPostsAfter(ctx context.Context, r ports.Repos, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
+	views, err := r.PostViews.ListViewsAfter(ctx, f, cursor, limit)
+	return postsOf(views), err
+}
+
+// postsOf returns the posts of views.
+func postsOf(views []ports.PostView) []domain.Post {
+	posts := make([]domain.Post, len(views))
+	for i, v := range views {
+		posts[i] = v.Post
+	}
+	return posts
 }
 
 func testPostRoundTrip(t *testing.T, st ports.Store) {
@@ -88,11 +117,11 @@ func testPostRoundTrip(t *testing.T, st ports.Store) {
 			check(t, tc.name+": Posts.Get", got.State(), want)
 		}
 		for _, w := range bothPlaces {
-			what := fmt.Sprintf("%s: Posts.View %s", tc.name, w.name)
+			what := fmt.Sprintf("%s: PostViews.View %s", tc.name, w.name)
 			var view ports.PostView
 			err := w.run(ctx, st, func(r ports.Repos) error {
 				var err error
-				view, err = r.Posts.View(ctx, p.ID(), 0)
+				view, err = r.PostViews.View(ctx, p.ID(), 0)
 				return err
 			})
 			if checkErr(t, what, err, nil) {
@@ -113,13 +142,13 @@ func testPostRoundTrip(t *testing.T, st ports.Store) {
 	}
 	// The lists carry every field too, the body included.
 	f := ports.PostFilter{Viewer: ann.ID}
-	got, err := r.Posts.List(ctx, f, ports.Page{Limit: 10})
-	if checkErr(t, "Posts.List", err, nil) {
-		checkPosts(t, "Posts.List", got, wants)
+	got, err := listPosts(ctx, r, f, ports.Page{Limit: 10})
+	if checkErr(t, "PostViews.ListViews", err, nil) {
+		checkPosts(t, "PostViews.ListViews", got, wants)
 	}
-	got, err = r.Posts.ListAfter(ctx, f, nil, 10)
-	if checkErr(t, "Posts.ListAfter", err, nil) {
-		checkPosts(t, "Posts.ListAfter", got, wants)
+	got, err = listPostsAfter(ctx, r, f, nil, 10)
+	if checkErr(t, "PostViews.ListViewsAfter", err, nil) {
+		checkPosts(t, "PostViews.ListViewsAfter", got, wants)
 	}
 }
 
@@ -135,7 +164,7 @@ func testPostNotFound(t *testing.T, st ports.Store) {
 	}{
 		{"Create by a missing author", func(r ports.Repos) error { p := orphan; return r.Posts.Create(ctx, &p) }},
 		{"Get", func(r ports.Repos) error { _, err := r.Posts.Get(ctx, missingID); return err }},
-		{"View", func(r ports.Repos) error { _, err := r.Posts.View(ctx, missingID, ports.ShowComments); return err }},
+		{"View", func(r ports.Repos) error { _, err := r.PostViews.View(ctx, missingID, ports.ShowComments); return err }},
 		{"Lock", func(r ports.Repos) error { _, err := r.Posts.Lock(ctx, missingID); return err }},
 		{"Update", func(r ports.Repos) error {
 			s := existing.State()
@@ -185,9 +214,9 @@ func testPostSlugTaken(t *testing.T, st ports.Store) {
 		}
 	}
 	for _, viewer := range []int64{ann.ID, bob.ID} {
-		got, err := r.Posts.List(ctx, ports.PostFilter{Viewer: viewer}, ports.Page{Limit: 10})
-		if checkErr(t, "Posts.List after the refused creates", err, nil) {
-			checkPosts(t, fmt.Sprintf("Posts.List(Viewer %d) after the refused creates", viewer), got, []domain.Post{first})
+		got, err := listPosts(ctx, r, ports.PostFilter{Viewer: viewer}, ports.Page{Limit: 10})
+		if checkErr(t, "PostViews.ListViews after the refused creates", err, nil) {
+			checkPosts(t, fmt.Sprintf("PostViews.ListViews(Viewer %d) after the refused creates", viewer), got, []domain.Post{first})
 		}
 	}
 	suffixed := same.WithSlugSuffix(2)
@@ -364,12 +393,12 @@ func testPostDeleteAuthor(t *testing.T, st ports.Store) {
 	for _, p := range []domain.Post{annPost, annDraft} {
 		_, err := r.Posts.Get(ctx, p.ID())
 		checkErr(t, fmt.Sprintf("Posts.Get(%q) of a deleted user", p.Title()), err, domain.ErrNotFound)
-		_, err = r.Posts.View(ctx, p.ID(), ports.ShowComments)
-		checkErr(t, fmt.Sprintf("Posts.View(%q) of a deleted user", p.Title()), err, domain.ErrNotFound)
+		_, err = r.PostViews.View(ctx, p.ID(), ports.ShowComments)
+		checkErr(t, fmt.Sprintf("PostViews.View(%q) of a deleted user", p.Title()), err, domain.ErrNotFound)
 	}
-	view, err := r.Posts.View(ctx, bobPost.ID(), ports.ShowComments)
-	if checkErr(t, "Posts.View of the other user's post", err, nil) {
-		checkView(t, "Posts.View of the other user's post", view, bobPost, bob, []domain.Tag{golang}, withAuthors(t, []domain.Comment{stays}, bob))
+	view, err := r.PostViews.View(ctx, bobPost.ID(), ports.ShowComments)
+	if checkErr(t, "PostViews.View of the other user's post", err, nil) {
+		checkView(t, "PostViews.View of the other user's post", view, bobPost, bob, []domain.Tag{golang}, withAuthors(t, []domain.Comment{stays}, bob))
 	}
 	for _, c := range gone {
 		_, err := r.Comments.Get(ctx, c.ID)
@@ -386,13 +415,13 @@ func testPostDeleteAuthor(t *testing.T, st ports.Store) {
 	if checkErr(t, "Tags.OfPosts", err, nil) {
 		checkTagMap(t, "Tags.OfPosts after deleting Ann", tags, map[int64][]domain.Tag{bobPost.ID(): {golang}})
 	}
-	posts, err := r.Posts.List(ctx, ports.PostFilter{Viewer: ann.ID}, ports.Page{Limit: 10})
-	if checkErr(t, "Posts.List", err, nil) {
-		checkPosts(t, "Posts.List after deleting Ann", posts, []domain.Post{bobPost})
+	posts, err := listPosts(ctx, r, ports.PostFilter{Viewer: ann.ID}, ports.Page{Limit: 10})
+	if checkErr(t, "PostViews.ListViews", err, nil) {
+		checkPosts(t, "PostViews.ListViews after deleting Ann", posts, []domain.Post{bobPost})
 	}
-	n, err := r.Posts.Count(ctx, ports.PostFilter{Viewer: ann.ID, AuthorID: ann.ID})
-	if checkErr(t, "Posts.Count", err, nil) && n != 0 {
-		t.Errorf("Posts.Count of a deleted user's posts: got %d, want 0", n)
+	n, err := countPosts(ctx, r, ports.PostFilter{Viewer: ann.ID, AuthorID: ann.ID})
+	if checkErr(t, "the total of PostViews.ListViews", err, nil) && n != 0 {
+		t.Errorf("the total of PostViews.ListViews of a deleted user's posts: got %d, want 0", n)
 	}
 	again := createUser(t, r, newUser("Ann Again", "ann@example.com"))
 	p := newPost(t, again.ID, "Ann's post", domain.StatusPublished, at(2*time.Hour))
@@ -418,14 +447,14 @@ func testPostNoAliasing(t *testing.T, st ports.Store) {
 	must(t, "Posts.Get", err)
 	check(t, "post after changing the created value's published_at", got.State(), want)
 	*got.PublishedAt() = at(2 * time.Hour)
-	list, err := r.Posts.List(ctx, ports.PostFilter{}, ports.Page{Limit: 10})
-	must(t, "Posts.List", err)
+	list, err := listPosts(ctx, r, ports.PostFilter{}, ports.Page{Limit: 10})
+	must(t, "PostViews.ListViews", err)
 	checkPosts(t, "posts after changing a read value's published_at", list, []domain.Post{domain.RestorePost(want)})
 	if len(list) == 1 {
 		*list[0].PublishedAt() = at(3 * time.Hour)
 	}
-	list, err = r.Posts.ListAfter(ctx, ports.PostFilter{}, nil, 10)
-	must(t, "Posts.ListAfter", err)
+	list, err = listPostsAfter(ctx, r, ports.PostFilter{}, nil, 10)
+	must(t, "PostViews.ListViewsAfter", err)
 	checkPosts(t, "posts after changing a listed value's published_at", list, []domain.Post{domain.RestorePost(want)})
 	if len(list) == 1 {
 		*list[0].PublishedAt() = at(4 * time.Hour)
@@ -473,24 +502,24 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 			t.Errorf("Posts.LastSlugSuffix of a slug taken in the transaction: got %d, want 1", n)
 		}
 		f := ports.PostFilter{Viewer: ann.ID}
-		if got, err := r.Posts.List(ctx, f, ports.Page{Limit: 10}); checkErr(t, "Posts.List in the transaction", err, nil) {
-			checkPosts(t, "Posts.List in the transaction", got, []domain.Post{p, older})
+		if got, err := listPosts(ctx, r, f, ports.Page{Limit: 10}); checkErr(t, "PostViews.ListViews in the transaction", err, nil) {
+			checkPosts(t, "PostViews.ListViews in the transaction", got, []domain.Post{p, older})
 		}
-		if got, err := r.Posts.ListAfter(ctx, f, nil, 10); checkErr(t, "Posts.ListAfter in the transaction", err, nil) {
-			checkPosts(t, "Posts.ListAfter in the transaction", got, []domain.Post{p, older})
+		if got, err := listPostsAfter(ctx, r, f, nil, 10); checkErr(t, "PostViews.ListViewsAfter in the transaction", err, nil) {
+			checkPosts(t, "PostViews.ListViewsAfter in the transaction", got, []domain.Post{p, older})
 		}
-		if n, err := r.Posts.Count(ctx, f); checkErr(t, "Posts.Count in the transaction", err, nil) && n != 2 {
-			t.Errorf("Posts.Count in the transaction: got %d, want 2", n)
+		if n, err := countPosts(ctx, r, f); checkErr(t, "the total of PostViews.ListViews in the transaction", err, nil) && n != 2 {
+			t.Errorf("the total of PostViews.ListViews in the transaction: got %d, want 2", n)
 		}
 		want := []ports.PostView{{Post: p, Author: ann, Tags: []domain.Tag{}}, {Post: older, Author: ann, Tags: []domain.Tag{}}}
-		if got, n, err := r.Posts.ListViews(ctx, f, ports.Page{Limit: 10}); checkErr(t, "Posts.ListViews in the transaction", err, nil) {
-			checkPostViews(t, "Posts.ListViews in the transaction", got, want)
+		if got, n, err := r.PostViews.ListViews(ctx, f, ports.Page{Limit: 10}); checkErr(t, "PostViews.ListViews in the transaction", err, nil) {
+			checkPostViews(t, "PostViews.ListViews in the transaction", got, want)
 			if n != 2 {
-				t.Errorf("Posts.ListViews in the transaction: got total %d, want 2", n)
+				t.Errorf("PostViews.ListViews in the transaction: got total %d, want 2", n)
 			}
 		}
-		if got, err := r.Posts.ListViewsAfter(ctx, f, nil, 10); checkErr(t, "Posts.ListViewsAfter in the transaction", err, nil) {
-			checkPostViews(t, "Posts.ListViewsAfter in the transaction", got, want)
+		if got, err := r.PostViews.ListViewsAfter(ctx, f, nil, 10); checkErr(t, "PostViews.ListViewsAfter in the transaction", err, nil) {
+			checkPostViews(t, "PostViews.ListViewsAfter in the transaction", got, want)
 		}
 
 		tag := domain.NewTag("Go", base)
@@ -510,8 +539,8 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 			checkTagMap(t, "Tags.OfPosts in the transaction", got, map[int64][]domain.Tag{p.ID(): {tag}})
 		}
 		tagged := ports.PostFilter{Viewer: ann.ID, TagSlug: "go"}
-		if got, err := r.Posts.List(ctx, tagged, ports.Page{Limit: 10}); checkErr(t, "Posts.List by tag in the transaction", err, nil) {
-			checkPosts(t, "Posts.List by a tag set in the transaction", got, []domain.Post{p})
+		if got, err := listPosts(ctx, r, tagged, ports.Page{Limit: 10}); checkErr(t, "PostViews.ListViews by tag in the transaction", err, nil) {
+			checkPosts(t, "PostViews.ListViews by a tag set in the transaction", got, []domain.Post{p})
 		}
 
 		c := newComment(p.ID(), ann.ID, "fresh comment", at(2*time.Hour))
@@ -693,9 +722,9 @@ func testPostCreateTagged(t *testing.T, st ports.Store) {
 	sql := createTag(t, r, "SQL", at(2*time.Second+654321*time.Microsecond))
 	published := func(what string, want int) {
 		t.Helper()
-		n, err := r.Posts.Count(ctx, ports.PostFilter{Status: domain.StatusPublished})
-		if checkErr(t, "Posts.Count "+what, err, nil) && n != want {
-			t.Errorf("Posts.Count %s: got %d, want %d", what, n, want)
+		n, err := countPosts(ctx, r, ports.PostFilter{Status: domain.StatusPublished})
+		if checkErr(t, "the total of PostViews.ListViews "+what, err, nil) && n != want {
+			t.Errorf("the total of PostViews.ListViews %s: got %d, want %d", what, n, want)
 		}
 	}
 
@@ -727,9 +756,9 @@ func testPostCreateTagged(t *testing.T, st ports.Store) {
 				t.Errorf("%s: the post has no ID", what)
 			}
 			check(t, what+": the tags", tags, c.want)
-			view, err := r.Posts.View(ctx, p.ID(), 0)
-			if checkErr(t, what+": Posts.View", err, nil) {
-				checkView(t, what+": Posts.View", view, p, ann, c.want, nil)
+			view, err := r.PostViews.View(ctx, p.ID(), 0)
+			if checkErr(t, what+": PostViews.View", err, nil) {
+				checkView(t, what+": PostViews.View", view, p, ann, c.want, nil)
 			}
 		}
 	}
@@ -780,8 +809,8 @@ func testPostCreateTagged(t *testing.T, st ports.Store) {
 	})
 	checkErr(t, "Posts.CreateTagged in a rolled-back transaction", err, errRollback)
 	published("after the rollback", made)
-	if _, err := r.Posts.View(ctx, rolled.ID(), 0); rolled.ID() != 0 {
-		checkErr(t, "Posts.View of the rolled-back post", err, domain.ErrNotFound)
+	if _, err := r.PostViews.View(ctx, rolled.ID(), 0); rolled.ID() != 0 {
+		checkErr(t, "PostViews.View of the rolled-back post", err, domain.ErrNotFound)
 	}
 }
 
@@ -871,9 +900,9 @@ func (l library) checkList(t *testing.T, r ports.Repos, what string, f ports.Pos
 	t.Helper()
 	ctx := t.Context()
 	what = fmt.Sprintf("%s (%+v, %+v)", what, f, page)
-	got, err := r.Posts.List(ctx, f, page)
-	if checkErr(t, "Posts.List "+what, err, nil) {
-		checkPosts(t, "Posts.List "+what, got, l.pick(want...))
+	got, err := listPosts(ctx, r, f, page)
+	if checkErr(t, "PostViews.ListViews "+what, err, nil) {
+		checkPosts(t, "PostViews.ListViews "+what, got, l.pick(want...))
 	}
 }
 
@@ -925,8 +954,8 @@ func viewTitles(views []ports.PostView) []string {
 // each with its author and tags, and the filter's total.
 func (l library) checkViews(t *testing.T, r ports.Repos, what string, f ports.PostFilter, page ports.Page, want []int, total int) {
 	t.Helper()
-	what = fmt.Sprintf("Posts.ListViews %s (%+v, %+v)", what, f, page)
-	got, n, err := r.Posts.ListViews(t.Context(), f, page)
+	what = fmt.Sprintf("PostViews.ListViews %s (%+v, %+v)", what, f, page)
+	got, n, err := r.PostViews.ListViews(t.Context(), f, page)
 	if !checkErr(t, what, err, nil) {
 		return
 	}
@@ -938,9 +967,9 @@ func (l library) checkViews(t *testing.T, r ports.Repos, what string, f ports.Po
 
 func (l library) checkCount(t *testing.T, r ports.Repos, what string, f ports.PostFilter, want int) {
 	t.Helper()
-	n, err := r.Posts.Count(t.Context(), f)
-	if checkErr(t, fmt.Sprintf("Posts.Count %s (%+v)", what, f), err, nil) && n != want {
-		t.Errorf("Posts.Count %s (%+v): got %d, want %d", what, f, n, want)
+	n, err := countPosts(t.Context(), r, f)
+	if checkErr(t, fmt.Sprintf("the total of PostViews.ListViews %s (%+v)", what, f), err, nil) && n != want {
+		t.Errorf("the total of PostViews.ListViews %s (%+v): got %d, want %d", what, f, n, want)
 	}
 }
 
@@ -1091,20 +1120,20 @@ func testPostListAfter(t *testing.T, st ports.Store) {
 	}
 	for _, tc := range cases {
 		for _, limit := range []int{2, 3} {
-			what := fmt.Sprintf("Posts.ListAfter, %s, %d at a time", tc.name, limit)
+			what := fmt.Sprintf("PostViews.ListViewsAfter, %s, %d at a time", tc.name, limit)
 			var got []domain.Post
 			var views []ports.PostView
 			var cursor *ports.PostCursor
 			for range len(l.posts) + 1 {
-				page, err := r.Posts.ListAfter(ctx, tc.f, cursor, limit)
+				page, err := listPostsAfter(ctx, r, tc.f, cursor, limit)
 				if !checkErr(t, what, err, nil) {
 					break
 				}
 				if len(page) > limit {
 					t.Errorf("%s: got a page of %d posts, want at most %d", what, len(page), limit)
 				}
-				pageViews, err := r.Posts.ListViewsAfter(ctx, tc.f, cursor, limit)
-				if checkErr(t, what+": Posts.ListViewsAfter", err, nil) {
+				pageViews, err := r.PostViews.ListViewsAfter(ctx, tc.f, cursor, limit)
+				if checkErr(t, what+": PostViews.ListViewsAfter", err, nil) {
 					views = append(views, pageViews...)
 				}
 				got = append(got, page...)
@@ -1115,7 +1144,7 @@ func testPostListAfter(t *testing.T, st ports.Store) {
 				cursor = &ports.PostCursor{CreatedAt: last.CreatedAt().UnixMicro(), ID: last.ID()}
 			}
 			checkPosts(t, what, got, l.pick(tc.want...))
-			checkPostViews(t, what+": Posts.ListViewsAfter", views, l.views(tc.want...))
+			checkPostViews(t, what+": PostViews.ListViewsAfter", views, l.views(tc.want...))
 		}
 	}
 }
@@ -1152,8 +1181,8 @@ func testPostListAfterCursor(t *testing.T, st ports.Store) {
 		{"a draft its author sees", ports.PostFilter{Viewer: l.bob.ID}, cursorOf(9), 100, []int{3, 7}},
 	}
 	for _, tc := range cases {
-		what := fmt.Sprintf("Posts.ListAfter, %s", tc.name)
-		got, err := r.Posts.ListAfter(ctx, tc.f, tc.cursor, tc.limit)
+		what := fmt.Sprintf("PostViews.ListViewsAfter, %s", tc.name)
+		got, err := listPostsAfter(ctx, r, tc.f, tc.cursor, tc.limit)
 		if checkErr(t, what, err, nil) {
 			checkPosts(t, what, got, l.pick(tc.want...))
 		}
@@ -1200,7 +1229,7 @@ func testPostImagePathsByAuthor(t *testing.T, st ports.Store) {
 	}
 }
 
-// checkView compares a Posts.View with the post, author, tags and comments
+// checkView compares a PostViews.View with the post, author, tags and comments
 // it should carry.
 func checkView(t *testing.T, what string, got ports.PostView, post domain.Post, author domain.User, tags []domain.Tag, comments []ports.CommentView) {
 	t.Helper()
@@ -1246,22 +1275,22 @@ func testPostView(t *testing.T, st ports.Store) {
 			{ports.ShowComments, oldestFirst},
 		}
 		for _, tc := range cases {
-			what := fmt.Sprintf("Posts.View(%d comments) %s", tc.comments, w.name)
+			what := fmt.Sprintf("PostViews.View(%d comments) %s", tc.comments, w.name)
 			var got ports.PostView
 			err := w.run(ctx, st, func(r ports.Repos) error {
 				var err error
-				got, err = r.Posts.View(ctx, p.ID(), tc.comments)
+				got, err = r.PostViews.View(ctx, p.ID(), tc.comments)
 				return err
 			})
 			if checkErr(t, what, err, nil) {
 				checkView(t, what, got, p, ann, tags, tc.want)
 			}
 		}
-		what := "Posts.View of a post without tags or comments " + w.name
+		what := "PostViews.View of a post without tags or comments " + w.name
 		var got ports.PostView
 		err := w.run(ctx, st, func(r ports.Repos) error {
 			var err error
-			got, err = r.Posts.View(ctx, bare.ID(), ports.ShowComments)
+			got, err = r.PostViews.View(ctx, bare.ID(), ports.ShowComments)
 			return err
 		})
 		if checkErr(t, what, err, nil) {
@@ -1278,9 +1307,9 @@ func testPostView(t *testing.T, st ports.Store) {
 		if err := r.Comments.Create(ctx, &c); err != nil {
 			return err
 		}
-		got, err := r.Posts.View(ctx, bare.ID(), ports.ShowComments)
-		if checkErr(t, "Posts.View in the transaction that wrote", err, nil) {
-			checkView(t, "Posts.View in the transaction that wrote", got, bare, bob, []domain.Tag{alpha}, withAuthors(t, []domain.Comment{c}, ann))
+		got, err := r.PostViews.View(ctx, bare.ID(), ports.ShowComments)
+		if checkErr(t, "PostViews.View in the transaction that wrote", err, nil) {
+			checkView(t, "PostViews.View in the transaction that wrote", got, bare, bob, []domain.Tag{alpha}, withAuthors(t, []domain.Comment{c}, ann))
 		}
 		return nil
 	})

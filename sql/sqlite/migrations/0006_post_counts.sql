@@ -2,7 +2,7 @@
 -- exact totals of the post lists without counting rows. count(*) of the
 -- published posts reads every one of them (tens of milliseconds at 100,000
 -- posts); these tables answer the lists whose filter is a status, a viewer
--- and an author (ports.PostFilter.Tally) with a few rows. Triggers keep them
+-- and an author (adapters/internal/postcount) with a few rows. Triggers keep them
 -- in the transaction of every write that changes them: creates, status
 -- changes, deletes, the cascade of a user deletion and the seeder's inserts
 -- alike. SQLite has row triggers only, so each costs two small writes per
