@@ -1,114 +1,51 @@
 package postgres
 
-import (
-	"encoding/json"
-	"fmt"
-	"math"
-	"time"
+import "github.com/inkwell/inkwell/adapters/postgres/internal/db"
 
-	"github.com/jackc/pgx/v5/pgtype"
+// The statements written by hand (the views of posts sent in one batch, the
+// lists of posts and of people) name the columns of a row type with its
+// columns list and scan them with its fields function, which holds the
+// pointers to the matching fields of sqlc's record, in the same order. Each
+// list is written once, in the order of the record's fields, so that a
+// column added to a table is added here and nowhere else by hand; a join
+// scans into the fields of each of its records, one after the other.
 
-	"github.com/inkwell/inkwell/domain"
-)
+// postColumns are the columns of db.Post, the table aliased p.
+const postColumns = `p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status,
+       p.image_path, p.published_at, p.created_at, p.updated_at`
 
-// The helpers below convert between domain values and the column types sqlc
-// generates for pgx. Times are read back in UTC: pgx decodes timestamptz in
-// the local zone, and the domain keeps every time in UTC.
-
-func timestamptz(t time.Time) pgtype.Timestamptz {
-	return pgtype.Timestamptz{Time: t, Valid: true}
+func postFields(p *db.Post) []any {
+	return []any{&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
+		&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt}
 }
 
-func nullTimestamptz(t *time.Time) pgtype.Timestamptz {
-	if t == nil {
-		return pgtype.Timestamptz{}
-	}
-	return timestamptz(*t)
+// userColumns are the columns of db.User, the table aliased u.
+const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
+       u.email_verified_at, u.avatar_path, u.created_at, u.updated_at`
+
+func userFields(u *db.User) []any {
+	return []any{&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
+		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt}
 }
 
-func timeOf(ts pgtype.Timestamptz) time.Time {
-	return ts.Time.UTC()
+// tagColumns are the columns of db.Tag, the table aliased t.
+const tagColumns = `t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at`
+
+func tagFields(t *db.Tag) []any {
+	return []any{&t.ID, &t.Name, &t.NameKey, &t.Slug, &t.CreatedAt, &t.UpdatedAt}
 }
 
-func timePtrOf(ts pgtype.Timestamptz) *time.Time {
-	if !ts.Valid {
-		return nil
-	}
-	t := ts.Time.UTC()
-	return &t
+// commentColumns are the columns of db.Comment, the table aliased c.
+const commentColumns = `c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at`
+
+func commentFields(c *db.Comment) []any {
+	return []any{&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt}
 }
 
-func nullText(s *string) pgtype.Text {
-	if s == nil {
-		return pgtype.Text{}
-	}
-	return pgtype.Text{String: *s, Valid: true}
-}
+// personColumns are the columns of db.Person; the lists of people read one
+// table and name it not.
+const personColumns = `id, name, email, email_key, age, address, created_at, updated_at`
 
-func textPtrOf(t pgtype.Text) *string {
-	if !t.Valid {
-		return nil
-	}
-	s := t.String
-	return &s
-}
-
-// nullInt4 converts an optional int for an integer column, refusing a value
-// the column would not hold rather than letting it wrap around.
-func nullInt4(n *int) (pgtype.Int4, error) {
-	if n == nil {
-		return pgtype.Int4{}, nil
-	}
-	if *n < math.MinInt32 || *n > math.MaxInt32 {
-		return pgtype.Int4{}, fmt.Errorf("%d does not fit an integer column", *n)
-	}
-	return pgtype.Int4{Int32: int32(*n), Valid: true}, nil
-}
-
-func intPtrOf(n pgtype.Int4) *int {
-	if !n.Valid {
-		return nil
-	}
-	v := int(n.Int32)
-	return &v
-}
-
-// abilitiesJSON encodes abilities as the JSON array kept in text; a nil list
-// is stored as [] so that every stored row decodes alike.
-func abilitiesJSON(abilities []string) (string, error) {
-	if abilities == nil {
-		abilities = []string{}
-	}
-	b, err := json.Marshal(abilities)
-	return string(b), err
-}
-
-func abilitiesOf(s string) ([]string, error) {
-	abilities := []string{}
-	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
-		return nil, err
-	}
-	if abilities == nil { // the text was JSON null
-		abilities = []string{}
-	}
-	return abilities, nil
-}
-
-// addressJSON encodes an address for the jsonb column; no address is NULL.
-func addressJSON(a *domain.Address) ([]byte, error) {
-	if a == nil {
-		return nil, nil
-	}
-	return json.Marshal(a)
-}
-
-func addressOf(b []byte) (*domain.Address, error) {
-	if b == nil {
-		return nil, nil
-	}
-	var a *domain.Address
-	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, err
-	}
-	return a, nil
+func personFields(p *db.Person) []any {
+	return []any{&p.ID, &p.Name, &p.Email, &p.EmailKey, &p.Age, &p.Address, &p.CreatedAt, &p.UpdatedAt}
 }

@@ -19,8 +19,8 @@ func (r comments) Create(ctx context.Context, c *domain.Comment) error {
 		PostID:    c.PostID,
 		UserID:    c.UserID,
 		Body:      c.Body,
-		CreatedAt: timestamptz(c.CreatedAt),
-		UpdatedAt: timestamptz(c.UpdatedAt),
+		CreatedAt: dbTime(c.CreatedAt),
+		UpdatedAt: dbTime(c.UpdatedAt),
 	})
 	if err != nil {
 		// A missing post or user is a foreign-key violation:
@@ -41,12 +41,12 @@ func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
 
 func (r comments) Update(ctx context.Context, c domain.Comment) error {
 	op := fmt.Sprintf("update comment %d", c.ID)
-	n, err := r.q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: c.Body, UpdatedAt: timestamptz(c.UpdatedAt)})
+	n, err := r.q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: c.Body, UpdatedAt: dbTime(c.UpdatedAt)})
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -58,7 +58,7 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func storeError(op string, err error) error {
 		return nil
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	// Unreachability is tested before the SQLSTATE: a failed connect may
 	// carry the server's refusal (too many connections, shutting down) as a
@@ -86,4 +86,9 @@ func serverUnavailable(code string) bool {
 		return true
 	}
 	return false
+}
+
+// notFound is the error of an update or delete that matched no row.
+func notFound(op string) error {
+	return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
 }

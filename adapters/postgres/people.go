@@ -23,7 +23,7 @@ type people struct {
 var _ ports.PersonRepository = people{}
 
 func (r people) Create(ctx context.Context, p *domain.Person) error {
-	age, address, err := personColumns(p)
+	age, address, err := personValues(p)
 	if err != nil {
 		return fmt.Errorf("create person: %w", err)
 	}
@@ -33,8 +33,8 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 		EmailKey:  domain.EmailKey(p.Email),
 		Age:       age,
 		Address:   address,
-		CreatedAt: timestamptz(p.CreatedAt),
-		UpdatedAt: timestamptz(p.UpdatedAt),
+		CreatedAt: dbTime(p.CreatedAt),
+		UpdatedAt: dbTime(p.UpdatedAt),
 	})
 	if err != nil {
 		return storeError("create person", err)
@@ -63,7 +63,7 @@ func (r people) Lock(ctx context.Context, id int64) (domain.Person, error) {
 
 func (r people) Update(ctx context.Context, p domain.Person) error {
 	op := fmt.Sprintf("update person %d", p.ID)
-	age, address, err := personColumns(&p)
+	age, address, err := personValues(&p)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
@@ -74,13 +74,13 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		EmailKey:  domain.EmailKey(p.Email),
 		Age:       age,
 		Address:   address,
-		UpdatedAt: timestamptz(p.UpdatedAt),
+		UpdatedAt: dbTime(p.UpdatedAt),
 	})
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func (r people) Delete(ctx context.Context, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ var personSortColumns = map[string]string{
 // personListQuery is the page query without its ORDER BY. Its WHERE clause
 // is CountPeople's; count(*) OVER () reads the total in the same snapshot as
 // the page.
-const personListQuery = `SELECT id, name, email, email_key, age, address, created_at, updated_at, count(*) OVER ()
+const personListQuery = `SELECT ` + personColumns + `, count(*) OVER ()
 FROM people
 WHERE name COLLATE "C" ILIKE $1 ESCAPE '\'
    OR email COLLATE "C" ILIKE $1 ESCAPE '\'
@@ -137,10 +137,10 @@ func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person,
 		list  []domain.Person
 		total int64
 	)
+	var row db.Person
+	fields := append(personFields(&row), &total)
 	for rows.Next() {
-		var row db.Person
-		if err := rows.Scan(&row.ID, &row.Name, &row.Email, &row.EmailKey, &row.Age, &row.Address,
-			&row.CreatedAt, &row.UpdatedAt, &total); err != nil {
+		if err := rows.Scan(fields...); err != nil {
 			return nil, 0, storeError(op, err)
 		}
 		p, err := personOf(op, row)
@@ -210,9 +210,9 @@ func pageBounds(p ports.Page) (limit, offset int64) {
 	return limit, offset
 }
 
-// personColumns converts the fields of p whose column types differ.
-func personColumns(p *domain.Person) (age pgtype.Int4, address []byte, err error) {
-	if age, err = nullInt4(p.Age); err != nil {
+// personValues converts the fields of p whose column types differ.
+func personValues(p *domain.Person) (age pgtype.Int4, address []byte, err error) {
+	if age, err = nullInt(p.Age); err != nil {
 		return age, nil, fmt.Errorf("age: %w", err)
 	}
 	if address, err = addressJSON(p.Address); err != nil {

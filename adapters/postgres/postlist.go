@@ -50,10 +50,6 @@ const (
 	preparedMode = pgx.QueryExecModeCacheStatement
 )
 
-// postColumns are the columns of db.Post in the order list scans them.
-const postColumns = `p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status,
-       p.image_path, p.published_at, p.created_at, p.updated_at`
-
 // postQuery collects the WHERE terms of a list of posts and the arguments
 // they refer to by position. perCall says that a term's best plan depends
 // on the value bound to it: a title pattern, a tag, or one author, whose
@@ -121,7 +117,7 @@ func postFilter(f ports.PostFilter) *postQuery {
 // after keeps the posts that come after cursor in the newest-first order.
 // The row comparison is one index condition on posts_created_at_id.
 func (q *postQuery) after(c ports.PostCursor) {
-	q.where = append(q.where, "(p.created_at, p.id) < ("+q.arg(timestamptz(time.UnixMicro(c.CreatedAt)))+", "+q.arg(c.ID)+")")
+	q.where = append(q.where, "(p.created_at, p.id) < ("+q.arg(dbTime(time.UnixMicro(c.CreatedAt)))+", "+q.arg(c.ID)+")")
 }
 
 // whereClause joins the terms; there is always at least the visibility one.
@@ -158,7 +154,7 @@ func (q *postQuery) listSQL(page string) string {
 // any, in no particular order. It finds the page again rather than taking
 // its ids, so that it can go in one batch with listSQL: walking
 // posts_created_at_id for a page a second time costs PostgreSQL less than
-// the round trip it saves (see postview.go). Each statement sees the posts
+// the round trip it saves (see postviews.go). Each statement sees the posts
 // committed when it starts, so a post written in between can shift the
 // page; the ids this one returns tell which of listSQL's posts it covered.
 func (q *postQuery) tagsSQL(page string) string {
@@ -188,10 +184,7 @@ func collectViews(rows pgx.Rows) ([]ports.PostView, error) {
 	views := make([]ports.PostView, 0, viewsPerPage)
 	var p db.Post
 	var u db.User
-	_, err := pgx.ForEachRow(rows, []any{&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
-		&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt,
-		&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt}, func() error {
+	_, err := pgx.ForEachRow(rows, append(postFields(&p), userFields(&u)...), func() error {
 		views = append(views, ports.PostView{Post: postOf(p), Author: userOf(u)})
 		return nil
 	})

@@ -36,9 +36,9 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 		Body:        s.Body,
 		Status:      string(s.Status),
 		ImagePath:   s.ImagePath,
-		PublishedAt: nullTimestamptz(s.PublishedAt),
-		CreatedAt:   timestamptz(s.CreatedAt),
-		UpdatedAt:   timestamptz(s.UpdatedAt),
+		PublishedAt: nullTime(s.PublishedAt),
+		CreatedAt:   dbTime(s.CreatedAt),
+		UpdatedAt:   dbTime(s.UpdatedAt),
 	})
 	if err != nil {
 		// A missing author, or a tag deleted meanwhile, is a foreign-key
@@ -86,14 +86,14 @@ func (r posts) Update(ctx context.Context, p domain.Post) error {
 		Body:        s.Body,
 		Status:      string(s.Status),
 		ImagePath:   s.ImagePath,
-		PublishedAt: nullTimestamptz(s.PublishedAt),
-		UpdatedAt:   timestamptz(s.UpdatedAt),
+		PublishedAt: nullTime(s.PublishedAt),
+		UpdatedAt:   dbTime(s.UpdatedAt),
 	})
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }

@@ -21,8 +21,8 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 		Description: p.Description,
 		Stock:       p.Stock,
 		Sku:         nullText(p.SKU),
-		CreatedAt:   timestamptz(p.CreatedAt),
-		UpdatedAt:   timestamptz(p.UpdatedAt),
+		CreatedAt:   dbTime(p.CreatedAt),
+		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
 	if err != nil {
 		return storeError("create product", err)
@@ -48,13 +48,13 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		Description: p.Description,
 		Stock:       p.Stock,
 		Sku:         nullText(p.SKU),
-		UpdatedAt:   timestamptz(p.UpdatedAt),
+		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -66,7 +66,7 @@ func (r products) Delete(ctx context.Context, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }

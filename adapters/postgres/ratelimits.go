@@ -19,8 +19,8 @@ var _ ports.RateLimitRepository = rateLimits{}
 func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, now time.Time) (int, time.Time, error) {
 	row, err := r.q.HitRateLimit(ctx, db.HitRateLimitParams{
 		Key:     key,
-		Now:     timestamptz(now),
-		ResetAt: timestamptz(now.Add(window)),
+		Now:     dbTime(now),
+		ResetAt: dbTime(now.Add(window)),
 	})
 	if err != nil {
 		return 0, time.Time{}, storeError("hit rate limit", err)
@@ -29,7 +29,7 @@ func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, n
 }
 
 func (r rateLimits) Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
-	row, err := r.q.GetOpenRateLimit(ctx, db.GetOpenRateLimitParams{Key: key, Now: timestamptz(now)})
+	row, err := r.q.GetOpenRateLimit(ctx, db.GetOpenRateLimitParams{Key: key, Now: dbTime(now)})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, time.Time{}, nil
 	}

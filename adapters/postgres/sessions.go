@@ -24,8 +24,8 @@ func (r sessions) Create(ctx context.Context, s domain.Session) error {
 		IDHash:       s.IDHash,
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
-		LastActivity: timestamptz(s.LastActivity),
-		CreatedAt:    timestamptz(s.CreatedAt),
+		LastActivity: dbTime(s.LastActivity),
+		CreatedAt:    dbTime(s.CreatedAt),
 	})
 	return storeError("create session", err)
 }
@@ -49,14 +49,14 @@ func (r sessions) Update(ctx context.Context, s domain.Session) error {
 	n, err := r.q.UpdateSession(ctx, db.UpdateSessionParams{
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
-		LastActivity: timestamptz(s.LastActivity),
+		LastActivity: dbTime(s.LastActivity),
 		IDHash:       s.IDHash,
 	})
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -66,8 +66,8 @@ func (r sessions) Update(ctx context.Context, s domain.Session) error {
 func (r sessions) Touch(ctx context.Context, idHash string, now time.Time) error {
 	err := r.q.TouchSession(ctx, db.TouchSessionParams{
 		IDHash:      idHash,
-		Now:         timestamptz(now),
-		StaleBefore: timestamptz(now.Add(-domain.TouchInterval)),
+		Now:         dbTime(now),
+		StaleBefore: dbTime(now.Add(-domain.TouchInterval)),
 	})
 	return storeError("touch session", err)
 }
@@ -82,7 +82,7 @@ func (r sessions) DeleteByUser(ctx context.Context, userID int64) (int64, error)
 }
 
 func (r sessions) DeleteIdle(ctx context.Context, cutoff time.Time) (int64, error) {
-	n, err := r.q.DeleteIdleSessions(ctx, timestamptz(cutoff))
+	n, err := r.q.DeleteIdleSessions(ctx, dbTime(cutoff))
 	return n, storeError("delete idle sessions", err)
 }
 

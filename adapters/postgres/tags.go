@@ -23,8 +23,8 @@ func (r tags) Create(ctx context.Context, t *domain.Tag) error {
 		// alike in every store.
 		NameKey:   strings.ToLower(t.Name),
 		Slug:      t.Slug,
-		CreatedAt: timestamptz(t.CreatedAt),
-		UpdatedAt: timestamptz(t.UpdatedAt),
+		CreatedAt: dbTime(t.CreatedAt),
+		UpdatedAt: dbTime(t.UpdatedAt),
 	})
 	if err != nil {
 		return storeError("create tag", err)

@@ -25,10 +25,10 @@ func (r tokens) Create(ctx context.Context, t *domain.Token) error {
 		Name:       t.Name,
 		TokenHash:  t.Hash,
 		Abilities:  abilities,
-		LastUsedAt: nullTimestamptz(t.LastUsedAt),
-		ExpiresAt:  nullTimestamptz(t.ExpiresAt),
-		CreatedAt:  timestamptz(t.CreatedAt),
-		UpdatedAt:  timestamptz(t.UpdatedAt),
+		LastUsedAt: nullTime(t.LastUsedAt),
+		ExpiresAt:  nullTime(t.ExpiresAt),
+		CreatedAt:  dbTime(t.CreatedAt),
+		UpdatedAt:  dbTime(t.UpdatedAt),
 	})
 	if err != nil {
 		// A missing user is a foreign-key violation, which storeError
@@ -94,7 +94,7 @@ func (r tokens) Delete(ctx context.Context, userID, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -110,15 +110,15 @@ func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (in
 }
 
 func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error) {
-	n, err := r.q.DeleteExpiredTokens(ctx, timestamptz(now))
+	n, err := r.q.DeleteExpiredTokens(ctx, dbTime(now))
 	return n, storeError("delete expired tokens", err)
 }
 
 func (r tokens) Touch(ctx context.Context, id int64, now time.Time) error {
 	err := r.q.TouchToken(ctx, db.TouchTokenParams{
 		ID:          id,
-		Now:         timestamptz(now),
-		StaleBefore: timestamptz(now.Add(-domain.TouchInterval)),
+		Now:         dbTime(now),
+		StaleBefore: dbTime(now.Add(-domain.TouchInterval)),
 	})
 	return storeError(fmt.Sprintf("touch token %d", id), err)
 }

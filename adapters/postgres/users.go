@@ -21,10 +21,10 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 		EmailKey:        domain.EmailKey(u.Email),
 		PasswordHash:    u.PasswordHash,
 		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTimestamptz(u.EmailVerifiedAt),
+		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
 		AvatarPath:      u.AvatarPath,
-		CreatedAt:       timestamptz(u.CreatedAt),
-		UpdatedAt:       timestamptz(u.UpdatedAt),
+		CreatedAt:       dbTime(u.CreatedAt),
+		UpdatedAt:       dbTime(u.UpdatedAt),
 	})
 	if err != nil {
 		return storeError("create user", err)
@@ -81,16 +81,16 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 		EmailKey:        domain.EmailKey(u.Email),
 		PasswordHash:    u.PasswordHash,
 		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTimestamptz(u.EmailVerifiedAt),
+		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
 		AvatarPath:      u.AvatarPath,
-		UpdatedAt:       timestamptz(u.UpdatedAt),
+		UpdatedAt:       dbTime(u.UpdatedAt),
 	})
 	op := fmt.Sprintf("update user %d", u.ID)
 	if err != nil {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }
@@ -102,7 +102,7 @@ func (r users) Delete(ctx context.Context, id int64) error {
 		return storeError(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	return nil
 }

@@ -15,17 +15,17 @@ type comments struct{ c conns }
 var _ ports.CommentRepository = comments{}
 
 // Create stores c. A missing post or user violates a foreign key, which
-// wrap turns into domain.ErrNotFound.
+// storeError turns into domain.ErrNotFound.
 func (r comments) Create(ctx context.Context, c *domain.Comment) error {
 	id, err := r.c.write.CreateComment(ctx, db.CreateCommentParams{
 		PostID:    c.PostID,
 		UserID:    c.UserID,
 		Body:      c.Body,
-		CreatedAt: micros(c.CreatedAt),
-		UpdatedAt: micros(c.UpdatedAt),
+		CreatedAt: dbTime(c.CreatedAt),
+		UpdatedAt: dbTime(c.UpdatedAt),
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("create comment on post %d", c.PostID), err)
+		return storeError(fmt.Sprintf("create comment on post %d", c.PostID), err)
 	}
 	c.ID = id
 	return nil
@@ -34,16 +34,16 @@ func (r comments) Create(ctx context.Context, c *domain.Comment) error {
 func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
 	row, err := r.c.read.GetComment(ctx, id)
 	if err != nil {
-		return domain.Comment{}, wrap(fmt.Sprintf("get comment %d", id), err)
+		return domain.Comment{}, storeError(fmt.Sprintf("get comment %d", id), err)
 	}
-	return commentFromRow(row), nil
+	return commentOf(row), nil
 }
 
 func (r comments) Update(ctx context.Context, c domain.Comment) error {
 	op := fmt.Sprintf("update comment %d", c.ID)
-	n, err := r.c.write.UpdateComment(ctx, db.UpdateCommentParams{Body: c.Body, UpdatedAt: micros(c.UpdatedAt), ID: c.ID})
+	n, err := r.c.write.UpdateComment(ctx, db.UpdateCommentParams{Body: c.Body, UpdatedAt: dbTime(c.UpdatedAt), ID: c.ID})
 	if err != nil {
-		return wrap(op, err)
+		return storeError(op, err)
 	}
 	if n == 0 {
 		return notFound(op)
@@ -55,7 +55,7 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete comment %d", id)
 	n, err := r.c.write.DeleteComment(ctx, id)
 	if err != nil {
-		return wrap(op, err)
+		return storeError(op, err)
 	}
 	if n == 0 {
 		return notFound(op)
@@ -68,32 +68,32 @@ func (r comments) Delete(ctx context.Context, id int64) error {
 // costs a second.
 func (r comments) ListByPost(ctx context.Context, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
 	op := fmt.Sprintf("list comments of post %d", postID)
-	limit, offset := limitOffset(page)
+	limit, offset := pageBounds(page)
 	rows, err := r.c.read.ListCommentsByPost(ctx, db.ListCommentsByPostParams{PostID: postID, RowLimit: limit, RowOffset: offset})
 	if err != nil {
-		return nil, 0, wrap(op, err)
+		return nil, 0, storeError(op, err)
 	}
 	list := make([]ports.CommentView, len(rows))
 	var total int64
 	for i, row := range rows {
 		total = row.Total
-		list[i] = ports.CommentView{Comment: commentFromRow(row.Comment), Author: userFromRow(row.User)}
+		list[i] = ports.CommentView{Comment: commentOf(row.Comment), Author: userOf(row.User)}
 	}
 	if len(rows) == 0 && offset > 0 {
 		if total, err = r.c.read.CountCommentsByPost(ctx, postID); err != nil {
-			return nil, 0, wrap(op, err)
+			return nil, 0, storeError(op, err)
 		}
 	}
 	return list, int(total), nil
 }
 
-func commentFromRow(row db.Comment) domain.Comment {
+func commentOf(row db.Comment) domain.Comment {
 	return domain.Comment{
 		ID:        row.ID,
 		PostID:    row.PostID,
 		UserID:    row.UserID,
 		Body:      row.Body,
-		CreatedAt: fromMicros(row.CreatedAt),
-		UpdatedAt: fromMicros(row.UpdatedAt),
+		CreatedAt: timeOf(row.CreatedAt),
+		UpdatedAt: timeOf(row.UpdatedAt),
 	}
 }

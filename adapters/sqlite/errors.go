@@ -13,15 +13,19 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// wrap translates an error of operation op at the adapter's border: no rows
-// becomes domain.ErrNotFound, a unique violation the conflict its index
+// storeError translates an error of operation op at the adapter's border:
+// no rows becomes domain.ErrNotFound, a unique violation the conflict its index
 // stands for, a foreign-key violation domain.ErrNotFound (the referenced
 // record is gone), a locked, unreadable or closed database, or a deadline
 // that passed while waiting for it, domain.ErrUnavailable. Anything else
-// keeps the driver's error, wrapped with op, and stays Internal.
-func wrap(op string, err error) error {
+// keeps the driver's error, wrapped with op, and stays Internal. A nil err
+// stays nil.
+func storeError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("sqlite: %s: %w", op, domain.ErrNotFound)
+		return notFound(op)
 	}
 	var se *sqlitedrv.Error
 	if errors.As(err, &se) {

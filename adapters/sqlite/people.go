@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,7 +15,7 @@ import (
 type people struct{ c conns }
 
 func (r people) Create(ctx context.Context, p *domain.Person) error {
-	address, err := encodeAddress(p.Address)
+	address, err := addressJSON(p.Address)
 	if err != nil {
 		return fmt.Errorf("sqlite: create person: %w", err)
 	}
@@ -26,11 +25,11 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 		EmailKey:  domain.EmailKey(p.Email),
 		Age:       nullInt(p.Age),
 		Address:   address,
-		CreatedAt: micros(p.CreatedAt),
-		UpdatedAt: micros(p.UpdatedAt),
+		CreatedAt: dbTime(p.CreatedAt),
+		UpdatedAt: dbTime(p.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create person", err)
+		return storeError("create person", err)
 	}
 	p.ID = id
 	return nil
@@ -39,9 +38,9 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 func (r people) Get(ctx context.Context, id int64) (domain.Person, error) {
 	row, err := r.c.read.GetPerson(ctx, id)
 	if err != nil {
-		return domain.Person{}, wrap(fmt.Sprintf("get person %d", id), err)
+		return domain.Person{}, storeError(fmt.Sprintf("get person %d", id), err)
 	}
-	return personFromRow(row)
+	return personOf(row)
 }
 
 // Lock reads the record. Inside InTx no more is needed: the transaction
@@ -51,7 +50,7 @@ func (r people) Lock(ctx context.Context, id int64) (domain.Person, error) {
 }
 
 func (r people) Update(ctx context.Context, p domain.Person) error {
-	address, err := encodeAddress(p.Address)
+	address, err := addressJSON(p.Address)
 	if err != nil {
 		return fmt.Errorf("sqlite: update person %d: %w", p.ID, err)
 	}
@@ -61,11 +60,11 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		EmailKey:  domain.EmailKey(p.Email),
 		Age:       nullInt(p.Age),
 		Address:   address,
-		UpdatedAt: micros(p.UpdatedAt),
+		UpdatedAt: dbTime(p.UpdatedAt),
 		ID:        p.ID,
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("update person %d", p.ID), err)
+		return storeError(fmt.Sprintf("update person %d", p.ID), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("update person %d", p.ID))
@@ -76,7 +75,7 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 func (r people) Delete(ctx context.Context, id int64) error {
 	n, err := r.c.write.DeletePerson(ctx, id)
 	if err != nil {
-		return wrap(fmt.Sprintf("delete person %d", id), err)
+		return storeError(fmt.Sprintf("delete person %d", id), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("delete person %d", id))
@@ -84,9 +83,9 @@ func (r people) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-// personColumns maps each field of ports.PersonFields to its column. Only
+// personSortColumns maps each field of ports.PersonFields to its column. Only
 // these names ever reach the ORDER BY that List builds.
-var personColumns = map[string]string{
+var personSortColumns = map[string]string{
 	"id":         "id",
 	"name":       "name",
 	"email":      "email",
@@ -108,12 +107,12 @@ const peopleFilter = `?1 = ''
 // id ascending breaking ties. A NULL age sorts after every age ascending and
 // before them descending, as in PostgreSQL, so every store orders alike.
 func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
-	order, err := personOrder(q.Sort)
+	order, err := personOrderBy(q.Sort)
 	if err != nil {
 		return nil, 0, err
 	}
-	limit, offset := limitOffset(q.Page)
-	query := `SELECT id, name, email, email_key, age, address, created_at, updated_at
+	limit, offset := pageBounds(q.Page)
+	query := `SELECT ` + personColumns + `
 FROM people
 WHERE ` + peopleFilter + `
 ORDER BY ` + order + `
@@ -121,24 +120,24 @@ LIMIT ?2 OFFSET ?3`
 
 	rows, err := r.c.readDB.QueryContext(ctx, query, q.Search, limit, offset)
 	if err != nil {
-		return nil, 0, wrap("list people", err)
+		return nil, 0, storeError("list people", err)
 	}
 	defer rows.Close()
 	var list []domain.Person
+	var row db.Person
+	fields := personFields(&row)
 	for rows.Next() {
-		var row db.Person
-		if err := rows.Scan(&row.ID, &row.Name, &row.Email, &row.EmailKey, &row.Age, &row.Address,
-			&row.CreatedAt, &row.UpdatedAt); err != nil {
-			return nil, 0, wrap("list people", err)
+		if err := rows.Scan(fields...); err != nil {
+			return nil, 0, storeError("list people", err)
 		}
-		p, err := personFromRow(row)
+		p, err := personOf(row)
 		if err != nil {
 			return nil, 0, err
 		}
 		list = append(list, p)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, wrap("list people", err)
+		return nil, 0, storeError("list people", err)
 	}
 	if list == nil {
 		list = []domain.Person{}
@@ -146,18 +145,18 @@ LIMIT ?2 OFFSET ?3`
 
 	total, err := r.c.read.CountPeople(ctx, q.Search)
 	if err != nil {
-		return nil, 0, wrap("count people", err)
+		return nil, 0, storeError("count people", err)
 	}
 	return list, int(total), nil
 }
 
-// personOrder renders keys as an ORDER BY list of whitelisted columns, ending
+// personOrderBy renders keys as an ORDER BY list of whitelisted columns, ending
 // with id. An unknown field is refused rather than ignored.
-func personOrder(keys []ports.SortKey) (string, error) {
+func personOrderBy(keys []ports.SortKey) (string, error) {
 	terms := make([]string, 0, len(keys)+1)
 	seen := make(map[string]bool, len(keys)+1)
 	for _, k := range keys {
-		col, ok := personColumns[k.Field]
+		col, ok := personSortColumns[k.Field]
 		if !ok {
 			return "", fmt.Errorf("sqlite: list people: %w",
 				domain.InvalidField("sort", fmt.Sprintf("The sort field %q is not supported.", k.Field)))
@@ -186,13 +185,13 @@ func personOrder(keys []ports.SortKey) (string, error) {
 	return strings.Join(terms, ", "), nil
 }
 
-func personFromRow(row db.Person) (domain.Person, error) {
+func personOf(row db.Person) (domain.Person, error) {
 	p := domain.Person{
 		ID:        row.ID,
 		Name:      row.Name,
 		Email:     row.Email,
-		CreatedAt: fromMicros(row.CreatedAt),
-		UpdatedAt: fromMicros(row.UpdatedAt),
+		CreatedAt: timeOf(row.CreatedAt),
+		UpdatedAt: timeOf(row.UpdatedAt),
 	}
 	if row.Age.Valid {
 		age := int(row.Age.Int64)
@@ -206,23 +205,4 @@ func personFromRow(row db.Person) (domain.Person, error) {
 		p.Address = &a
 	}
 	return p, nil
-}
-
-// encodeAddress keeps the address as JSON text, and no address as NULL.
-func encodeAddress(a *domain.Address) (sql.NullString, error) {
-	if a == nil {
-		return sql.NullString{}, nil
-	}
-	b, err := json.Marshal(a)
-	if err != nil {
-		return sql.NullString{}, fmt.Errorf("encode address: %w", err)
-	}
-	return sql.NullString{String: string(b), Valid: true}, nil
-}
-
-func nullInt(n *int) sql.NullInt64 {
-	if n == nil {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: int64(*n), Valid: true}
 }

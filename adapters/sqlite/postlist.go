@@ -61,10 +61,6 @@ func init() {
 	})
 }
 
-// postColumns are the columns of db.Post, in the order scanPosts reads them.
-const postColumns = `p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path,
-       p.published_at, p.created_at, p.updated_at`
-
 // newestFirst is the order of every list of posts.
 const newestFirst = `ORDER BY p.created_at DESC, p.id DESC`
 
@@ -132,7 +128,7 @@ func (w *where) add(pred string, args ...any) {
 // list returns one page of the posts f matches, newest first.
 func (r postViews) list(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
 	cond, args := postWhere(f, nil)
-	limit, offset := limitOffset(page)
+	limit, offset := pageBounds(page)
 	query := `SELECT ` + postColumns + `
 FROM posts p
 WHERE ` + cond + `
@@ -151,7 +147,7 @@ func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 		}
 		c, err := r.c.read.PostCounts(ctx, t.Author)
 		if err != nil {
-			return 0, wrap("read post counts", err)
+			return 0, storeError("read post counts", err)
 		}
 		return int(t.Sum(c.Published, c.AuthorPublished, c.AuthorDrafts)), nil
 	}
@@ -160,7 +156,7 @@ func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 WHERE ` + cond
 	var n int
 	if err := r.c.readDB.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, wrap("count posts", err)
+		return 0, storeError("count posts", err)
 	}
 	return n, nil
 }
@@ -169,7 +165,7 @@ WHERE ` + cond
 // the newest-first order (from the start when cursor is nil).
 func (r postViews) listAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
 	cond, args := postWhere(f, cursor)
-	rowLimit, _ := limitOffset(ports.Page{Limit: limit})
+	rowLimit, _ := pageBounds(ports.Page{Limit: limit})
 	query := `SELECT ` + postColumns + `
 FROM posts p
 WHERE ` + cond + `
@@ -182,20 +178,20 @@ LIMIT ` + strconv.FormatInt(rowLimit, 10)
 func (r postViews) query(ctx context.Context, op, query string, args ...any) ([]domain.Post, error) {
 	rows, err := r.c.readDB.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, wrap(op, err)
+		return nil, storeError(op, err)
 	}
 	defer rows.Close()
 	list := []domain.Post{}
+	var row db.Post
+	fields := postFields(&row)
 	for rows.Next() {
-		var row db.Post
-		if err := rows.Scan(&row.ID, &row.AuthorID, &row.Title, &row.Slug, &row.Excerpt, &row.Body, &row.Status,
-			&row.ImagePath, &row.PublishedAt, &row.CreatedAt, &row.UpdatedAt); err != nil {
-			return nil, wrap(op, err)
+		if err := rows.Scan(fields...); err != nil {
+			return nil, storeError(op, err)
 		}
-		list = append(list, postFromRow(row))
+		list = append(list, postOf(row))
 	}
 	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
+		return nil, storeError(op, err)
 	}
 	return list, nil
 }

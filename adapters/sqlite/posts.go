@@ -27,12 +27,12 @@ func (r posts) Create(ctx context.Context, p *domain.Post) error {
 		Body:        s.Body,
 		Status:      string(s.Status),
 		ImagePath:   s.ImagePath,
-		PublishedAt: nullMicros(s.PublishedAt),
-		CreatedAt:   micros(s.CreatedAt),
-		UpdatedAt:   micros(s.UpdatedAt),
+		PublishedAt: nullTime(s.PublishedAt),
+		CreatedAt:   dbTime(s.CreatedAt),
+		UpdatedAt:   dbTime(s.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create post", err)
+		return storeError("create post", err)
 	}
 	p.SetID(id)
 	return nil
@@ -59,7 +59,7 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 			return nil
 		}
 		if err := c.write.AddPostTags(ctx, db.AddPostTagsParams{PostID: p.ID(), TagIds: ids}); err != nil {
-			return wrap("create post: link tags", err)
+			return storeError("create post: link tags", err)
 		}
 		return nil
 	})
@@ -73,9 +73,9 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
 	row, err := r.c.read.GetPost(ctx, id)
 	if err != nil {
-		return domain.Post{}, wrap(fmt.Sprintf("get post %d", id), err)
+		return domain.Post{}, storeError(fmt.Sprintf("get post %d", id), err)
 	}
-	return postFromRow(row), nil
+	return postOf(row), nil
 }
 
 // Lock reads the post. Inside InTx no more is needed: the transaction began
@@ -85,9 +85,9 @@ func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
 func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
 	row, err := r.c.read.GetPost(ctx, id)
 	if err != nil {
-		return domain.Post{}, wrap(fmt.Sprintf("lock post %d", id), err)
+		return domain.Post{}, storeError(fmt.Sprintf("lock post %d", id), err)
 	}
-	return postFromRow(row), nil
+	return postOf(row), nil
 }
 
 func (r posts) Update(ctx context.Context, p domain.Post) error {
@@ -99,12 +99,12 @@ func (r posts) Update(ctx context.Context, p domain.Post) error {
 		Body:        s.Body,
 		Status:      string(s.Status),
 		ImagePath:   s.ImagePath,
-		PublishedAt: nullMicros(s.PublishedAt),
-		UpdatedAt:   micros(s.UpdatedAt),
+		PublishedAt: nullTime(s.PublishedAt),
+		UpdatedAt:   dbTime(s.UpdatedAt),
 		ID:          s.ID,
 	})
 	if err != nil {
-		return wrap(op, err)
+		return storeError(op, err)
 	}
 	if n == 0 {
 		return notFound(op)
@@ -118,7 +118,7 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete post %d", id)
 	n, err := r.c.write.DeletePost(ctx, id)
 	if err != nil {
-		return wrap(op, err)
+		return storeError(op, err)
 	}
 	if n == 0 {
 		return notFound(op)
@@ -136,7 +136,7 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 	n, err := r.c.read.LastSlugSuffix(ctx, base)
 	if err != nil {
-		return 0, wrap("last slug suffix", err)
+		return 0, storeError("last slug suffix", err)
 	}
 	return int(n), nil
 }
@@ -151,7 +151,7 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 	return r.c.atomically(ctx, func(c conns) error {
 		found, err := c.write.CheckPostTags(ctx, db.CheckPostTagsParams{PostID: postID, TagIds: ids})
 		if err != nil {
-			return wrap(op, err)
+			return storeError(op, err)
 		}
 		if found.Posts == 0 {
 			return notFound(op)
@@ -160,19 +160,19 @@ func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error 
 			return fmt.Errorf("sqlite: %s: %d of the tags do not exist: %w", op, int64(len(ids))-found.Tags, domain.ErrNotFound)
 		}
 		if err := c.write.DeletePostTags(ctx, postID); err != nil {
-			return wrap(op, err)
+			return storeError(op, err)
 		}
 		if len(ids) == 0 {
 			return nil
 		}
 		if err := c.write.AddPostTags(ctx, db.AddPostTagsParams{PostID: postID, TagIds: ids}); err != nil {
-			return wrap(op, err)
+			return storeError(op, err)
 		}
 		return nil
 	})
 }
 
-func postFromRow(row db.Post) domain.Post {
+func postOf(row db.Post) domain.Post {
 	return domain.RestorePost(domain.PostState{
 		ID:          row.ID,
 		AuthorID:    row.AuthorID,
@@ -182,16 +182,16 @@ func postFromRow(row db.Post) domain.Post {
 		Body:        row.Body,
 		Status:      domain.PostStatus(row.Status),
 		ImagePath:   row.ImagePath,
-		PublishedAt: fromNullMicros(row.PublishedAt),
-		CreatedAt:   fromMicros(row.CreatedAt),
-		UpdatedAt:   fromMicros(row.UpdatedAt),
+		PublishedAt: timePtrOf(row.PublishedAt),
+		CreatedAt:   timeOf(row.CreatedAt),
+		UpdatedAt:   timeOf(row.UpdatedAt),
 	})
 }
 
 func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
 	paths, err := r.c.read.ImagePathsByAuthor(ctx, authorID)
 	if err != nil {
-		return nil, wrap(fmt.Sprintf("image paths of author %d", authorID), err)
+		return nil, storeError(fmt.Sprintf("image paths of author %d", authorID), err)
 	}
 	return paths, nil
 }

@@ -75,9 +75,9 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 	op := fmt.Sprintf("view post %d", id)
 	row, err := r.c.read.GetPostWithAuthor(ctx, id)
 	if err != nil {
-		return ports.PostView{}, wrap(op, err)
+		return ports.PostView{}, storeError(op, err)
 	}
-	view := ports.PostView{Post: postFromRow(row.Post), Author: userFromRow(row.User)}
+	view := ports.PostView{Post: postOf(row.Post), Author: userOf(row.User)}
 	byPost, err := tags{r.c}.OfPosts(ctx, []int64{id})
 	if err != nil {
 		return ports.PostView{}, err

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
@@ -19,12 +18,12 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 		PriceCents:  p.PriceCents,
 		Description: p.Description,
 		Stock:       p.Stock,
-		Sku:         nullString(p.SKU),
-		CreatedAt:   micros(p.CreatedAt),
-		UpdatedAt:   micros(p.UpdatedAt),
+		Sku:         nullText(p.SKU),
+		CreatedAt:   dbTime(p.CreatedAt),
+		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create product", err)
+		return storeError("create product", err)
 	}
 	p.ID = id
 	return nil
@@ -33,9 +32,9 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
 	row, err := r.c.read.GetProduct(ctx, id)
 	if err != nil {
-		return domain.Product{}, wrap(fmt.Sprintf("get product %d", id), err)
+		return domain.Product{}, storeError(fmt.Sprintf("get product %d", id), err)
 	}
-	return productFromRow(row), nil
+	return productOf(row), nil
 }
 
 func (r products) Update(ctx context.Context, p domain.Product) error {
@@ -44,12 +43,12 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		PriceCents:  p.PriceCents,
 		Description: p.Description,
 		Stock:       p.Stock,
-		Sku:         nullString(p.SKU),
-		UpdatedAt:   micros(p.UpdatedAt),
+		Sku:         nullText(p.SKU),
+		UpdatedAt:   dbTime(p.UpdatedAt),
 		ID:          p.ID,
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("update product %d", p.ID), err)
+		return storeError(fmt.Sprintf("update product %d", p.ID), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("update product %d", p.ID))
@@ -60,7 +59,7 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 func (r products) Delete(ctx context.Context, id int64) error {
 	n, err := r.c.write.DeleteProduct(ctx, id)
 	if err != nil {
-		return wrap(fmt.Sprintf("delete product %d", id), err)
+		return storeError(fmt.Sprintf("delete product %d", id), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("delete product %d", id))
@@ -69,31 +68,31 @@ func (r products) Delete(ctx context.Context, id int64) error {
 }
 
 func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
-	limit, offset := limitOffset(page)
+	limit, offset := pageBounds(page)
 	rows, err := r.c.read.ListProducts(ctx, db.ListProductsParams{Limit: limit, Offset: offset})
 	if err != nil {
-		return nil, 0, wrap("list products", err)
+		return nil, 0, storeError("list products", err)
 	}
 	total, err := r.c.read.CountProducts(ctx)
 	if err != nil {
-		return nil, 0, wrap("count products", err)
+		return nil, 0, storeError("count products", err)
 	}
 	list := make([]domain.Product, 0, len(rows))
 	for _, row := range rows {
-		list = append(list, productFromRow(row))
+		list = append(list, productOf(row))
 	}
 	return list, int(total), nil
 }
 
-func productFromRow(row db.Product) domain.Product {
+func productOf(row db.Product) domain.Product {
 	p := domain.Product{
 		ID:          row.ID,
 		Name:        row.Name,
 		PriceCents:  row.PriceCents,
 		Description: row.Description,
 		Stock:       row.Stock,
-		CreatedAt:   fromMicros(row.CreatedAt),
-		UpdatedAt:   fromMicros(row.UpdatedAt),
+		CreatedAt:   timeOf(row.CreatedAt),
+		UpdatedAt:   timeOf(row.UpdatedAt),
 	}
 	if row.Sku.Valid {
 		sku := row.Sku.String
@@ -102,16 +101,9 @@ func productFromRow(row db.Product) domain.Product {
 	return p
 }
 
-func nullString(s *string) sql.NullString {
-	if s == nil {
-		return sql.NullString{}
-	}
-	return sql.NullString{String: *s, Valid: true}
-}
-
-// limitOffset turns a page into SQL's LIMIT and OFFSET. A limit of zero or
+// pageBounds turns a page into SQL's LIMIT and OFFSET. A limit of zero or
 // less asks for every row, which SQLite spells LIMIT -1.
-func limitOffset(p ports.Page) (limit, offset int64) {
+func pageBounds(p ports.Page) (limit, offset int64) {
 	limit, offset = int64(p.Limit), int64(p.Offset)
 	if limit <= 0 {
 		limit = -1

@@ -55,7 +55,7 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	}
 	conn, err := s.writer.Conn(ctx)
 	if err != nil {
-		return wrap("seed: take the writer", err)
+		return storeError("seed: take the writer", err)
 	}
 	defer conn.Close()
 
@@ -63,17 +63,17 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	err = conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM tags)
 		OR EXISTS (SELECT 1 FROM posts) OR EXISTS (SELECT 1 FROM comments)`).Scan(&held)
 	if err != nil {
-		return wrap("seed: check for data", err)
+		return storeError("seed: check for data", err)
 	}
 	if held {
 		return demo.ErrNotEmpty
 	}
 	var cache int64
 	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil {
-		return wrap("seed: read cache size", err)
+		return storeError("seed: read cache size", err)
 	}
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", seedCacheKiB)); err != nil {
-		return wrap("seed: grow cache", err)
+		return storeError("seed: grow cache", err)
 	}
 	// The connection goes back to the pool for the store's other writes,
 	// with the cache it had.
@@ -86,7 +86,7 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	err = l.batches(ctx, "users", plan.Users, []string{seedUser}, func(st []*sql.Stmt, i int) (int, error) {
 		u, _ := users.Next()
 		res, err := st[0].ExecContext(ctx, u.Name, u.Email, domain.EmailKey(u.Email), u.PasswordHash,
-			micros(u.EmailVerifiedAt), micros(u.CreatedAt), micros(u.UpdatedAt))
+			dbTime(u.EmailVerifiedAt), dbTime(u.CreatedAt), dbTime(u.UpdatedAt))
 		if err != nil {
 			return 0, err
 		}
@@ -102,7 +102,7 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	defer tags.Close()
 	err = l.batches(ctx, "tags", plan.Tags, []string{seedTag}, func(st []*sql.Stmt, i int) (int, error) {
 		t, _ := tags.Next()
-		at := micros(t.CreatedAt)
+		at := dbTime(t.CreatedAt)
 		res, err := st[0].ExecContext(ctx, t.Name, strings.ToLower(t.Name), t.Slug, at, at)
 		if err != nil {
 			return 0, err
@@ -120,7 +120,7 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	err = l.batches(ctx, "posts", plan.Posts, []string{seedPost, seedPostTag}, func(st []*sql.Stmt, i int) (int, error) {
 		p, _ := posts.Next()
 		res, err := st[0].ExecContext(ctx, userIDs[p.Author], p.Title, p.Slug, p.Excerpt, p.Body, string(p.Status),
-			nullMicros(p.PublishedAt), micros(p.CreatedAt), micros(p.UpdatedAt))
+			nullTime(p.PublishedAt), dbTime(p.CreatedAt), dbTime(p.UpdatedAt))
 		if err != nil {
 			return 0, err
 		}
@@ -142,8 +142,8 @@ func (s *Store) Seed(ctx context.Context, plan demo.Plan, progress func(done, to
 	defer comments.Close()
 	err = l.batches(ctx, "comments", plan.Comments, []string{seedComment}, func(st []*sql.Stmt, i int) (int, error) {
 		c, _ := comments.Next()
-		at := micros(c.CreatedAt)
-		_, err := st[0].ExecContext(ctx, postIDs[c.Post], userIDs[c.User], c.Body, at, micros(c.UpdatedAt))
+		at := dbTime(c.CreatedAt)
+		_, err := st[0].ExecContext(ctx, postIDs[c.Post], userIDs[c.User], c.Body, at, dbTime(c.UpdatedAt))
 		return 1, err
 	})
 	if err != nil {
@@ -181,7 +181,7 @@ func (l *seedLoad) batches(ctx context.Context, what string, n int, queries []st
 			}
 			return nil
 		}); err != nil {
-			return wrap("seed "+what, err)
+			return storeError("seed "+what, err)
 		}
 		if l.progress != nil {
 			l.progress(l.done, l.total)

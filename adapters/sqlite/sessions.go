@@ -11,7 +11,7 @@ import (
 )
 
 // sessions is ports.SessionRepository. A duplicate digest violates the
-// primary key and a missing user the foreign key; wrap turns them into
+// primary key and a missing user the foreign key; storeError turns them into
 // domain.ErrConflict and domain.ErrNotFound.
 type sessions struct{ c conns }
 
@@ -20,11 +20,11 @@ func (r sessions) Create(ctx context.Context, s domain.Session) error {
 		IDHash:       s.IDHash,
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
-		LastActivity: micros(s.LastActivity),
-		CreatedAt:    micros(s.CreatedAt),
+		LastActivity: dbTime(s.LastActivity),
+		CreatedAt:    dbTime(s.CreatedAt),
 	})
 	if err != nil {
-		return wrap("create session", err)
+		return storeError("create session", err)
 	}
 	return nil
 }
@@ -32,14 +32,14 @@ func (r sessions) Create(ctx context.Context, s domain.Session) error {
 func (r sessions) ByHash(ctx context.Context, idHash string) (domain.Session, error) {
 	row, err := r.c.read.GetSession(ctx, idHash)
 	if err != nil {
-		return domain.Session{}, wrap("get session by hash", err)
+		return domain.Session{}, storeError("get session by hash", err)
 	}
 	return domain.Session{
 		IDHash:       row.IDHash,
 		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
 		CSRFToken:    row.CsrfToken,
-		LastActivity: fromMicros(row.LastActivity),
-		CreatedAt:    fromMicros(row.CreatedAt),
+		LastActivity: timeOf(row.LastActivity),
+		CreatedAt:    timeOf(row.CreatedAt),
 	}, nil
 }
 
@@ -47,11 +47,11 @@ func (r sessions) Update(ctx context.Context, s domain.Session) error {
 	n, err := r.c.write.UpdateSession(ctx, db.UpdateSessionParams{
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
-		LastActivity: micros(s.LastActivity),
+		LastActivity: dbTime(s.LastActivity),
 		IDHash:       s.IDHash,
 	})
 	if err != nil {
-		return wrap("update session", err)
+		return storeError("update session", err)
 	}
 	if n == 0 {
 		return notFound("update session")
@@ -64,19 +64,19 @@ func (r sessions) Update(ctx context.Context, s domain.Session) error {
 // write.
 func (r sessions) Touch(ctx context.Context, idHash string, now time.Time) error {
 	err := r.c.write.TouchSession(ctx, db.TouchSessionParams{
-		Now:         micros(now),
+		Now:         dbTime(now),
 		IDHash:      idHash,
-		StaleBefore: micros(now.Add(-domain.TouchInterval)),
+		StaleBefore: dbTime(now.Add(-domain.TouchInterval)),
 	})
 	if err != nil {
-		return wrap("touch session", err)
+		return storeError("touch session", err)
 	}
 	return nil
 }
 
 func (r sessions) Delete(ctx context.Context, idHash string) error {
 	if err := r.c.write.DeleteSession(ctx, idHash); err != nil {
-		return wrap("delete session", err)
+		return storeError("delete session", err)
 	}
 	return nil
 }
@@ -84,15 +84,15 @@ func (r sessions) Delete(ctx context.Context, idHash string) error {
 func (r sessions) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 	n, err := r.c.write.DeleteSessionsByUser(ctx, userID)
 	if err != nil {
-		return 0, wrap(fmt.Sprintf("delete sessions of user %d", userID), err)
+		return 0, storeError(fmt.Sprintf("delete sessions of user %d", userID), err)
 	}
 	return n, nil
 }
 
 func (r sessions) DeleteIdle(ctx context.Context, cutoff time.Time) (int64, error) {
-	n, err := r.c.write.DeleteIdleSessions(ctx, micros(cutoff))
+	n, err := r.c.write.DeleteIdleSessions(ctx, dbTime(cutoff))
 	if err != nil {
-		return 0, wrap("delete idle sessions", err)
+		return 0, storeError("delete idle sessions", err)
 	}
 	return n, nil
 }

@@ -154,7 +154,7 @@ func (s *Store) count(conn db.DBTX) db.DBTX {
 func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
-		return wrap("begin transaction", err)
+		return storeError("begin transaction", err)
 	}
 	done := false
 	defer func() {
@@ -176,7 +176,7 @@ func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return wrap("commit", err)
+		return storeError("commit", err)
 	}
 	return nil
 }

@@ -23,11 +23,11 @@ func (r tags) Create(ctx context.Context, t *domain.Tag) error {
 		Name:      t.Name,
 		NameKey:   strings.ToLower(t.Name),
 		Slug:      t.Slug,
-		CreatedAt: micros(t.CreatedAt),
-		UpdatedAt: micros(t.UpdatedAt),
+		CreatedAt: dbTime(t.CreatedAt),
+		UpdatedAt: dbTime(t.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create tag", err)
+		return storeError("create tag", err)
 	}
 	t.ID = id
 	return nil
@@ -36,9 +36,9 @@ func (r tags) Create(ctx context.Context, t *domain.Tag) error {
 func (r tags) List(ctx context.Context) ([]domain.Tag, error) {
 	rows, err := r.c.read.ListTags(ctx)
 	if err != nil {
-		return nil, wrap("list tags", err)
+		return nil, storeError("list tags", err)
 	}
-	return tagsFromRows(rows), nil
+	return tagsOf(rows), nil
 }
 
 func (r tags) ByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {
@@ -47,9 +47,9 @@ func (r tags) ByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {
 	}
 	rows, err := r.c.read.GetTagsByIDs(ctx, ids)
 	if err != nil {
-		return nil, wrap("get tags by ids", err)
+		return nil, storeError("get tags by ids", err)
 	}
-	return tagsFromRows(rows), nil
+	return tagsOf(rows), nil
 }
 
 // OfPosts reads the tags of every post in postIDs with one statement and
@@ -63,10 +63,10 @@ func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.
 	}
 	rows, err := r.c.read.ListTagsOfPosts(ctx, postIDs)
 	if err != nil {
-		return nil, wrap("list tags of posts", err)
+		return nil, storeError("list tags of posts", err)
 	}
 	for _, row := range rows {
-		byPost[row.PostID] = append(byPost[row.PostID], tagFromRow(row.Tag))
+		byPost[row.PostID] = append(byPost[row.PostID], tagOf(row.Tag))
 	}
 	for _, list := range byPost {
 		slices.SortFunc(list, ports.TagOrder)
@@ -74,20 +74,20 @@ func (r tags) OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.
 	return byPost, nil
 }
 
-func tagsFromRows(rows []db.Tag) []domain.Tag {
+func tagsOf(rows []db.Tag) []domain.Tag {
 	list := make([]domain.Tag, len(rows))
 	for i, row := range rows {
-		list[i] = tagFromRow(row)
+		list[i] = tagOf(row)
 	}
 	return list
 }
 
-func tagFromRow(row db.Tag) domain.Tag {
+func tagOf(row db.Tag) domain.Tag {
 	return domain.Tag{
 		ID:        row.ID,
 		Name:      row.Name,
 		Slug:      row.Slug,
-		CreatedAt: fromMicros(row.CreatedAt),
-		UpdatedAt: fromMicros(row.UpdatedAt),
+		CreatedAt: timeOf(row.CreatedAt),
+		UpdatedAt: timeOf(row.UpdatedAt),
 	}
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 type tokens struct{ c conns }
 
 func (r tokens) Create(ctx context.Context, t *domain.Token) error {
-	abilities, err := encodeAbilities(t.Abilities)
+	abilities, err := abilitiesJSON(t.Abilities)
 	if err != nil {
 		return fmt.Errorf("sqlite: create token: %w", err)
 	}
@@ -23,13 +22,13 @@ func (r tokens) Create(ctx context.Context, t *domain.Token) error {
 		Name:       t.Name,
 		TokenHash:  t.Hash,
 		Abilities:  abilities,
-		LastUsedAt: nullMicros(t.LastUsedAt),
-		ExpiresAt:  nullMicros(t.ExpiresAt),
-		CreatedAt:  micros(t.CreatedAt),
-		UpdatedAt:  micros(t.UpdatedAt),
+		LastUsedAt: nullTime(t.LastUsedAt),
+		ExpiresAt:  nullTime(t.ExpiresAt),
+		CreatedAt:  dbTime(t.CreatedAt),
+		UpdatedAt:  dbTime(t.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create token", err)
+		return storeError("create token", err)
 	}
 	t.ID = id
 	return nil
@@ -38,39 +37,39 @@ func (r tokens) Create(ctx context.Context, t *domain.Token) error {
 func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
 	row, err := r.c.read.GetToken(ctx, id)
 	if err != nil {
-		return domain.Token{}, wrap(fmt.Sprintf("get token %d", id), err)
+		return domain.Token{}, storeError(fmt.Sprintf("get token %d", id), err)
 	}
-	return tokenFromRow(row)
+	return tokenOf(row)
 }
 
 func (r tokens) ByIDWithUser(ctx context.Context, id int64) (domain.Token, domain.User, error) {
 	row, err := r.c.read.GetTokenWithUser(ctx, id)
 	if err != nil {
-		return domain.Token{}, domain.User{}, wrap(fmt.Sprintf("get token %d with its user", id), err)
+		return domain.Token{}, domain.User{}, storeError(fmt.Sprintf("get token %d with its user", id), err)
 	}
-	t, err := tokenFromRow(row.PersonalAccessToken)
+	t, err := tokenOf(row.PersonalAccessToken)
 	if err != nil {
 		return domain.Token{}, domain.User{}, err
 	}
-	return t, userFromRow(row.User), nil
+	return t, userOf(row.User), nil
 }
 
 func (r tokens) ByHash(ctx context.Context, hash string) (domain.Token, error) {
 	row, err := r.c.read.GetTokenByHash(ctx, hash)
 	if err != nil {
-		return domain.Token{}, wrap("get token by hash", err)
+		return domain.Token{}, storeError("get token by hash", err)
 	}
-	return tokenFromRow(row)
+	return tokenOf(row)
 }
 
 func (r tokens) ListByUser(ctx context.Context, userID int64) ([]domain.Token, error) {
 	rows, err := r.c.read.ListTokensByUser(ctx, userID)
 	if err != nil {
-		return nil, wrap(fmt.Sprintf("list tokens of user %d", userID), err)
+		return nil, storeError(fmt.Sprintf("list tokens of user %d", userID), err)
 	}
 	list := make([]domain.Token, 0, len(rows))
 	for _, row := range rows {
-		t, err := tokenFromRow(row)
+		t, err := tokenOf(row)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +81,7 @@ func (r tokens) ListByUser(ctx context.Context, userID int64) ([]domain.Token, e
 func (r tokens) Delete(ctx context.Context, userID, id int64) error {
 	n, err := r.c.write.DeleteToken(ctx, db.DeleteTokenParams{UserID: userID, ID: id})
 	if err != nil {
-		return wrap(fmt.Sprintf("delete token %d", id), err)
+		return storeError(fmt.Sprintf("delete token %d", id), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("delete token %d of user %d", id, userID))
@@ -93,7 +92,7 @@ func (r tokens) Delete(ctx context.Context, userID, id int64) error {
 func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 	n, err := r.c.write.DeleteTokensByUser(ctx, userID)
 	if err != nil {
-		return 0, wrap(fmt.Sprintf("delete tokens of user %d", userID), err)
+		return 0, storeError(fmt.Sprintf("delete tokens of user %d", userID), err)
 	}
 	return n, nil
 }
@@ -101,15 +100,15 @@ func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
 	n, err := r.c.write.DeleteTokensByName(ctx, db.DeleteTokensByNameParams{UserID: userID, Name: name})
 	if err != nil {
-		return 0, wrap(fmt.Sprintf("delete tokens of user %d by name", userID), err)
+		return 0, storeError(fmt.Sprintf("delete tokens of user %d by name", userID), err)
 	}
 	return n, nil
 }
 
 func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error) {
-	n, err := r.c.write.DeleteExpiredTokens(ctx, micros(now))
+	n, err := r.c.write.DeleteExpiredTokens(ctx, dbTime(now))
 	if err != nil {
-		return 0, wrap("delete expired tokens", err)
+		return 0, storeError("delete expired tokens", err)
 	}
 	return n, nil
 }
@@ -118,18 +117,18 @@ func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error)
 // token used within domain.TouchInterval costs a read of one row and no write.
 func (r tokens) Touch(ctx context.Context, id int64, now time.Time) error {
 	err := r.c.write.TouchToken(ctx, db.TouchTokenParams{
-		Now:         micros(now),
+		Now:         dbTime(now),
 		ID:          id,
-		StaleBefore: micros(now.Add(-domain.TouchInterval)),
+		StaleBefore: dbTime(now.Add(-domain.TouchInterval)),
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("touch token %d", id), err)
+		return storeError(fmt.Sprintf("touch token %d", id), err)
 	}
 	return nil
 }
 
-func tokenFromRow(row db.PersonalAccessToken) (domain.Token, error) {
-	abilities, err := decodeAbilities(row.Abilities)
+func tokenOf(row db.PersonalAccessToken) (domain.Token, error) {
+	abilities, err := abilitiesOf(row.Abilities)
 	if err != nil {
 		return domain.Token{}, fmt.Errorf("sqlite: token %d: %w", row.ID, err)
 	}
@@ -139,33 +138,9 @@ func tokenFromRow(row db.PersonalAccessToken) (domain.Token, error) {
 		Name:       row.Name,
 		Hash:       row.TokenHash,
 		Abilities:  abilities,
-		LastUsedAt: fromNullMicros(row.LastUsedAt),
-		ExpiresAt:  fromNullMicros(row.ExpiresAt),
-		CreatedAt:  fromMicros(row.CreatedAt),
-		UpdatedAt:  fromMicros(row.UpdatedAt),
+		LastUsedAt: timePtrOf(row.LastUsedAt),
+		ExpiresAt:  timePtrOf(row.ExpiresAt),
+		CreatedAt:  timeOf(row.CreatedAt),
+		UpdatedAt:  timeOf(row.UpdatedAt),
 	}, nil
-}
-
-// encodeAbilities stores the abilities as a JSON array; no abilities is the
-// empty array, never null.
-func encodeAbilities(abilities []string) (string, error) {
-	if abilities == nil {
-		abilities = []string{}
-	}
-	b, err := json.Marshal(abilities)
-	if err != nil {
-		return "", fmt.Errorf("encode abilities: %w", err)
-	}
-	return string(b), nil
-}
-
-func decodeAbilities(s string) ([]string, error) {
-	var abilities []string
-	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
-		return nil, fmt.Errorf("decode abilities: %w", err)
-	}
-	if abilities == nil {
-		abilities = []string{}
-	}
-	return abilities, nil
 }

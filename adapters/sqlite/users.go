@@ -18,13 +18,13 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 		EmailKey:        domain.EmailKey(u.Email),
 		PasswordHash:    u.PasswordHash,
 		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullMicros(u.EmailVerifiedAt),
+		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
 		AvatarPath:      u.AvatarPath,
-		CreatedAt:       micros(u.CreatedAt),
-		UpdatedAt:       micros(u.UpdatedAt),
+		CreatedAt:       dbTime(u.CreatedAt),
+		UpdatedAt:       dbTime(u.UpdatedAt),
 	})
 	if err != nil {
-		return wrap("create user", err)
+		return storeError("create user", err)
 	}
 	u.ID = id
 	return nil
@@ -33,9 +33,9 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 func (r users) ByID(ctx context.Context, id int64) (domain.User, error) {
 	row, err := r.c.read.GetUser(ctx, id)
 	if err != nil {
-		return domain.User{}, wrap(fmt.Sprintf("get user %d", id), err)
+		return domain.User{}, storeError(fmt.Sprintf("get user %d", id), err)
 	}
-	return userFromRow(row), nil
+	return userOf(row), nil
 }
 
 func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
@@ -44,11 +44,11 @@ func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
 	}
 	rows, err := r.c.read.GetUsersByIDs(ctx, ids)
 	if err != nil {
-		return nil, wrap("get users by ids", err)
+		return nil, storeError("get users by ids", err)
 	}
 	out := make([]domain.User, len(rows))
 	for i, row := range rows {
-		out[i] = userFromRow(row)
+		out[i] = userOf(row)
 	}
 	return out, nil
 }
@@ -56,9 +56,9 @@ func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
 func (r users) ByEmail(ctx context.Context, email string) (domain.User, error) {
 	row, err := r.c.read.GetUserByEmailKey(ctx, domain.EmailKey(email))
 	if err != nil {
-		return domain.User{}, wrap("get user by email", err)
+		return domain.User{}, storeError("get user by email", err)
 	}
-	return userFromRow(row), nil
+	return userOf(row), nil
 }
 
 // Lock reads the user. Inside InTx no more is needed: the transaction began
@@ -67,9 +67,9 @@ func (r users) ByEmail(ctx context.Context, email string) (domain.User, error) {
 func (r users) Lock(ctx context.Context, id int64) (domain.User, error) {
 	row, err := r.c.read.GetUser(ctx, id)
 	if err != nil {
-		return domain.User{}, wrap(fmt.Sprintf("lock user %d", id), err)
+		return domain.User{}, storeError(fmt.Sprintf("lock user %d", id), err)
 	}
-	return userFromRow(row), nil
+	return userOf(row), nil
 }
 
 func (r users) Update(ctx context.Context, u domain.User) error {
@@ -79,13 +79,13 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 		EmailKey:        domain.EmailKey(u.Email),
 		PasswordHash:    u.PasswordHash,
 		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullMicros(u.EmailVerifiedAt),
+		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
 		AvatarPath:      u.AvatarPath,
-		UpdatedAt:       micros(u.UpdatedAt),
+		UpdatedAt:       dbTime(u.UpdatedAt),
 		ID:              u.ID,
 	})
 	if err != nil {
-		return wrap(fmt.Sprintf("update user %d", u.ID), err)
+		return storeError(fmt.Sprintf("update user %d", u.ID), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("update user %d", u.ID))
@@ -98,7 +98,7 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 func (r users) Delete(ctx context.Context, id int64) error {
 	n, err := r.c.write.DeleteUser(ctx, id)
 	if err != nil {
-		return wrap(fmt.Sprintf("delete user %d", id), err)
+		return storeError(fmt.Sprintf("delete user %d", id), err)
 	}
 	if n == 0 {
 		return notFound(fmt.Sprintf("delete user %d", id))
@@ -106,16 +106,16 @@ func (r users) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-func userFromRow(row db.User) domain.User {
+func userOf(row db.User) domain.User {
 	return domain.User{
 		ID:              row.ID,
 		Name:            row.Name,
 		Email:           row.Email,
 		PasswordHash:    row.PasswordHash,
 		RememberToken:   row.RememberToken,
-		EmailVerifiedAt: fromNullMicros(row.EmailVerifiedAt),
+		EmailVerifiedAt: timePtrOf(row.EmailVerifiedAt),
 		AvatarPath:      row.AvatarPath,
-		CreatedAt:       fromMicros(row.CreatedAt),
-		UpdatedAt:       fromMicros(row.UpdatedAt),
+		CreatedAt:       timeOf(row.CreatedAt),
+		UpdatedAt:       timeOf(row.UpdatedAt),
 	}
 }

@@ -46,7 +46,7 @@ FROM post_tags pt
 JOIN tags t ON t.id = pt.tag_id
 WHERE pt.post_id = $1`
 
-	viewCommentsSQL = `SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, ` + userColumns + `
+	viewCommentsSQL = `SELECT ` + commentColumns + `, ` + userColumns + `
 FROM comments c
 JOIN users u ON u.id = c.user_id
 WHERE c.post_id = $1
@@ -70,13 +70,6 @@ func scanCounts(row pgx.Row, t postcount.Tally) (int, error) {
 	}
 	return int(t.Sum(published, authorPublished, authorDrafts)), nil
 }
-
-// tagColumns are the columns of db.Tag in the order of its fields.
-const tagColumns = `t.id, t.name, t.name_key, t.slug, t.created_at, t.updated_at`
-
-// userColumns are the columns of db.User in the order the views scan them.
-const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
-       u.email_verified_at, u.avatar_path, u.created_at, u.updated_at`
 
 // postViews implements ports.PostViews. conn is the connection or
 // transaction that q runs on, for the batches and the lists built in
@@ -102,10 +95,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 	b.Queue(viewPostSQL, id).QueryRow(func(row pgx.Row) error {
 		var p db.Post
 		var u db.User
-		err := row.Scan(&p.ID, &p.AuthorID, &p.Title, &p.Slug, &p.Excerpt, &p.Body, &p.Status,
-			&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt,
-			&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-			&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt)
+		err := row.Scan(append(postFields(&p), userFields(&u)...)...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // the other statements still run; found says what came
 		}
@@ -116,7 +106,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 	view.Tags = []domain.Tag{}
 	b.Queue(viewTagsSQL, id).Query(func(rows pgx.Rows) error {
 		var t db.Tag
-		_, err := pgx.ForEachRow(rows, []any{&t.ID, &t.Name, &t.NameKey, &t.Slug, &t.CreatedAt, &t.UpdatedAt}, func() error {
+		_, err := pgx.ForEachRow(rows, tagFields(&t), func() error {
 			view.Tags = append(view.Tags, tagOf(t))
 			return nil
 		})
@@ -127,9 +117,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		b.Queue(viewCommentsSQL, id, int64(maxComments)).Query(func(rows pgx.Rows) error {
 			var c db.Comment
 			var u db.User
-			_, err := pgx.ForEachRow(rows, []any{&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt,
-				&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-				&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt}, func() error {
+			_, err := pgx.ForEachRow(rows, append(commentFields(&c), userFields(&u)...), func() error {
 				view.Comments = append(view.Comments, ports.CommentView{Comment: commentOf(c), Author: userOf(u)})
 				return nil
 			})
@@ -140,7 +128,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		return ports.PostView{}, storeError(op, err)
 	}
 	if !found {
-		return ports.PostView{}, fmt.Errorf("%s: %w", op, domain.ErrNotFound)
+		return ports.PostView{}, notFound(op)
 	}
 	slices.SortFunc(view.Tags, ports.TagOrder)
 	return view, nil
@@ -267,7 +255,10 @@ func (r postViews) attachTags(ctx context.Context, views []ports.PostView) error
 }
 
 // collectPageTags reads the rows of tagsSQL: each post of the page with
-// its tags in ports.TagOrder, an empty list for a post without any.
+// its tags in ports.TagOrder, an empty list for a post without any. The
+// tag is tagColumns through a LEFT JOIN, NULL for a post without tags,
+// which db.Tag's fields cannot hold; so its columns are scanned into
+// pointers here, and only a tag that is there becomes a db.Tag.
 func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
 	byPost := make(map[int64][]domain.Tag)
 	var postID int64

@@ -1,0 +1,114 @@
+package postgres
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// The helpers below convert between domain values and the column types sqlc
+// generates for pgx. Times are read back in UTC: pgx decodes timestamptz in
+// the local zone, and the domain keeps every time in UTC.
+
+func dbTime(t time.Time) pgtype.Timestamptz {
+	return pgtype.Timestamptz{Time: t, Valid: true}
+}
+
+func nullTime(t *time.Time) pgtype.Timestamptz {
+	if t == nil {
+		return pgtype.Timestamptz{}
+	}
+	return dbTime(*t)
+}
+
+func timeOf(ts pgtype.Timestamptz) time.Time {
+	return ts.Time.UTC()
+}
+
+func timePtrOf(ts pgtype.Timestamptz) *time.Time {
+	if !ts.Valid {
+		return nil
+	}
+	t := ts.Time.UTC()
+	return &t
+}
+
+func nullText(s *string) pgtype.Text {
+	if s == nil {
+		return pgtype.Text{}
+	}
+	return pgtype.Text{String: *s, Valid: true}
+}
+
+func textPtrOf(t pgtype.Text) *string {
+	if !t.Valid {
+		return nil
+	}
+	s := t.String
+	return &s
+}
+
+// nullInt converts an optional int for an integer column, refusing a value
+// the column would not hold rather than letting it wrap around.
+func nullInt(n *int) (pgtype.Int4, error) {
+	if n == nil {
+		return pgtype.Int4{}, nil
+	}
+	if *n < math.MinInt32 || *n > math.MaxInt32 {
+		return pgtype.Int4{}, fmt.Errorf("%d does not fit an integer column", *n)
+	}
+	return pgtype.Int4{Int32: int32(*n), Valid: true}, nil
+}
+
+func intPtrOf(n pgtype.Int4) *int {
+	if !n.Valid {
+		return nil
+	}
+	v := int(n.Int32)
+	return &v
+}
+
+// abilitiesJSON encodes abilities as the JSON array kept in text; a nil list
+// is stored as [] so that every stored row decodes alike.
+func abilitiesJSON(abilities []string) (string, error) {
+	if abilities == nil {
+		abilities = []string{}
+	}
+	b, err := json.Marshal(abilities)
+	return string(b), err
+}
+
+func abilitiesOf(s string) ([]string, error) {
+	abilities := []string{}
+	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
+		return nil, err
+	}
+	if abilities == nil { // the text was JSON null
+		abilities = []string{}
+	}
+	return abilities, nil
+}
+
+// addressJSON encodes an address for the jsonb column; no address is NULL.
+func addressJSON(a *domain.Address) ([]byte, error) {
+	if a == nil {
+		return nil, nil
+	}
+	return json.Marshal(a)
+}
+
+func addressOf(b []byte) (*domain.Address, error) {
+	if b == nil {
+		return nil, nil
+	}
+	var a *domain.Address
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
