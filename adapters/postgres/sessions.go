@@ -35,13 +35,7 @@ func (r sessions) ByHash(ctx context.Context, idHash string) (domain.Session, er
 	if err != nil {
 		return domain.Session{}, storeError("get session by hash", err)
 	}
-	return domain.Session{
-		IDHash:       row.IDHash,
-		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
-		CSRFToken:    row.CsrfToken,
-		LastActivity: timeOf(row.LastActivity),
-		CreatedAt:    timeOf(row.CreatedAt),
-	}, nil
+	return sessionOf(row), nil
 }
 
 func (r sessions) Update(ctx context.Context, s domain.Session) error {
@@ -90,4 +84,14 @@ func (r sessions) DeleteIdle(ctx context.Context, cutoff time.Time) (int64, erro
 // NULL user_id, which the foreign key lets through.
 func sessionUser(id int64) pgtype.Int8 {
 	return pgtype.Int8{Int64: id, Valid: id != 0}
+}
+
+func sessionOf(row db.Session) domain.Session {
+	return domain.Session{
+		IDHash:       row.IDHash,
+		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
+		CSRFToken:    row.CsrfToken,
+		LastActivity: timeOf(row.LastActivity),
+		CreatedAt:    timeOf(row.CreatedAt),
+	}
 }
