@@ -20,20 +20,44 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// connParams configure every connection. WAL lets readers work while a writer
-// commits; foreign keys are off by default in SQLite and the schema relies on
-// them for ON DELETE CASCADE; the busy timeout makes a connection wait for
-// the file lock instead of failing at once; synchronous=NORMAL skips an fsync
-// per commit and, in WAL mode, survives a crash of the process (a power loss
-// may drop the last commits but not corrupt the file);
-// _txlock=immediate makes BEGIN take the write lock at once, so a transaction
-// that reads and then writes never fails half-way with SQLITE_BUSY when
-// another connection wrote in between.
-const connParams = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+// connParams configure every connection, with the synchronous setting Open
+// adds. WAL lets readers work while a writer commits; foreign keys are off
+// by default in SQLite and the schema relies on them for ON DELETE CASCADE;
+// the busy timeout makes a connection wait for the file lock instead of
+// failing at once; _txlock=immediate makes BEGIN take the write lock at
+// once, so a transaction that reads and then writes never fails half-way
+// with SQLITE_BUSY when another connection wrote in between.
+const connParams = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_txlock=immediate"
 
 // readerParams additionally make the reader connections refuse writes, so a
 // write sent to the wrong pool fails loudly instead of contending for the lock.
 const readerParams = connParams + "&_pragma=query_only(1)"
+
+// Synchronous is SQLite's synchronous setting: how far a commit waits for
+// the disk.
+type Synchronous string
+
+const (
+	// SynchronousFull syncs the write-ahead log at every commit, so that a
+	// write the store acknowledged survives a power loss. Open's default.
+	SynchronousFull Synchronous = "FULL"
+	// SynchronousNormal syncs the log only at checkpoints: a commit costs
+	// less, and survives a crash of the process, but a power loss may undo
+	// the last commits (without corrupting the file).
+	SynchronousNormal Synchronous = "NORMAL"
+)
+
+// Option changes how Open sets up the database.
+type Option func(*options)
+
+type options struct {
+	synchronous Synchronous
+}
+
+// WithSynchronous sets the synchronous setting of every connection.
+func WithSynchronous(s Synchronous) Option {
+	return func(o *options) { o.synchronous = s }
+}
 
 // Store is ports.Store on one SQLite file.
 //
@@ -60,11 +84,19 @@ type Store struct {
 // Open opens (creating it and its folder when missing) the SQLite database at
 // path, applies the pending migrations and returns the store with a cleanup
 // function that closes it.
-func Open(ctx context.Context, path string) (*Store, func(), error) {
+func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), error) {
+	o := options{synchronous: SynchronousFull}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.synchronous != SynchronousFull && o.synchronous != SynchronousNormal {
+		return nil, nil, fmt.Errorf("sqlite: synchronous %q is neither %s nor %s", o.synchronous, SynchronousFull, SynchronousNormal)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, nil, fmt.Errorf("sqlite: create folder of %s: %w", path, err)
 	}
-	writer, err := openPool(path, connParams)
+	synchronous := "&_pragma=synchronous(" + string(o.synchronous) + ")"
+	writer, err := openPool(path, connParams+synchronous)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,7 +106,7 @@ func Open(ctx context.Context, path string) (*Store, func(), error) {
 		return nil, nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
 
-	reader, err := openPool(path, readerParams)
+	reader, err := openPool(path, readerParams+synchronous)
 	if err != nil {
 		writer.Close()
 		return nil, nil, err
