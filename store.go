@@ -2,8 +2,16 @@ package inkwell
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/inkwell/inkwell/adapters/postgres"
 	"github.com/inkwell/inkwell/adapters/sqlite"
@@ -19,19 +27,27 @@ type StoreConfig struct {
 	// URL is empty for the embedded SQLite file, "sqlite://PATH" for another
 	// SQLite file, or a "postgres://" / "postgresql://" URL.
 	URL string
+	// SQLiteSynchronous is the SQLite store's synchronous setting; empty
+	// means sqlite.SynchronousFull.
+	SQLiteSynchronous sqlite.Synchronous
 }
 
-// openStore opens the configured store, applying its migrations.
+// openStore opens the configured store, applying its migrations. The errors
+// an operator can fix name DATABASE_URL, on one line.
 func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error) {
 	switch {
 	case cfg.URL == "":
-		return openSQLite(ctx, DefaultSQLitePath)
+		return openSQLite(ctx, DefaultSQLitePath, cfg.SQLiteSynchronous)
 	case strings.HasPrefix(cfg.URL, "sqlite://"):
-		return openSQLite(ctx, strings.TrimPrefix(cfg.URL, "sqlite://"))
+		path := strings.TrimPrefix(cfg.URL, "sqlite://")
+		if err := checkSQLiteFolder(path); err != nil {
+			return nil, nil, err
+		}
+		return openSQLite(ctx, path, cfg.SQLiteSynchronous)
 	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
 		s, cleanup, err := postgres.Open(ctx, cfg.URL)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, postgresOpenError(err)
 		}
 		return s, cleanup, nil
 	default:
@@ -39,10 +55,101 @@ func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error
 	}
 }
 
-func openSQLite(ctx context.Context, path string) (ports.Store, func(), error) {
-	s, cleanup, err := sqlite.Open(ctx, path)
+func openSQLite(ctx context.Context, path string, sync sqlite.Synchronous) (ports.Store, func(), error) {
+	var opts []sqlite.Option
+	if sync != "" {
+		opts = append(opts, sqlite.WithSynchronous(sync))
+	}
+	s, cleanup, err := sqlite.Open(ctx, path, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	return s, cleanup, nil
+}
+
+// checkSQLiteFolder refuses a sqlite:// path whose folder does not exist.
+// Only the default file's folder is created: a folder missing from a path
+// the operator wrote is more likely a typo, or a volume that is not mounted,
+// than a wish for new folders.
+func checkSQLiteFolder(path string) error {
+	if path == "" {
+		return errors.New("DATABASE_URL: sqlite:// names no file; write sqlite:///path/to/file.db")
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("DATABASE_URL: the folder %s of %s does not exist; create it or fix DATABASE_URL", dir, path)
+	case err != nil:
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("DATABASE_URL: %s, the folder of %s, is not a folder; fix DATABASE_URL", dir, path)
+	}
+	return nil
+}
+
+// postgresOpenError words a failure to reach or log in to PostgreSQL as one
+// line that names DATABASE_URL and the server's address; pgconn's own text
+// spans a line per address tried. Other errors, such as a failed migration,
+// are returned as they are.
+func postgresOpenError(err error) error {
+	var parseErr *pgconn.ParseConfigError
+	if errors.As(err, &parseErr) {
+		// pgconn redacts the password in this text.
+		return fmt.Errorf("DATABASE_URL: %s", parseErr.Error())
+	}
+	var connectErr *pgconn.ConnectError
+	if !errors.As(err, &connectErr) {
+		return err
+	}
+	addr := postgresAddr(connectErr.Config)
+
+	var pgErr *pgconn.PgError
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &pgErr):
+		hint := "fix DATABASE_URL or the server"
+		switch {
+		case strings.HasPrefix(pgErr.Code, "28"): // invalid authorization
+			hint = "fix the user or password in DATABASE_URL"
+		case pgErr.Code == "3D000": // invalid catalog name
+			hint = "create the database or fix DATABASE_URL"
+		case strings.HasPrefix(pgErr.Code, "53"), strings.HasPrefix(pgErr.Code, "57P"):
+			hint = "try again when the server accepts connections"
+		}
+		return fmt.Errorf("DATABASE_URL: PostgreSQL at %s refused the connection: %s; %s", addr, pgErr.Message, hint)
+	case errors.As(err, &dnsErr):
+		return fmt.Errorf("DATABASE_URL: cannot resolve the host %s: %s; fix DATABASE_URL", dnsErr.Name, dnsErr.Err)
+	case errors.As(err, &opErr):
+		cause := opErr.Err
+		var sysErr *os.SyscallError
+		if errors.As(cause, &sysErr) {
+			cause = sysErr.Err
+		}
+		return fmt.Errorf("DATABASE_URL: cannot reach PostgreSQL at %s: %v; start it or fix DATABASE_URL", addr, cause)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("DATABASE_URL: cannot reach PostgreSQL at %s: timed out; start it or fix DATABASE_URL", addr)
+	}
+	return fmt.Errorf("DATABASE_URL: cannot connect to PostgreSQL at %s: %s", addr, firstLine(connectErr.Unwrap()))
+}
+
+// postgresAddr is the address of the server cfg names: host:port, or the
+// path of a Unix socket.
+func postgresAddr(cfg *pgconn.Config) string {
+	port := strconv.Itoa(int(cfg.Port))
+	if strings.HasPrefix(cfg.Host, "/") {
+		return filepath.Join(cfg.Host, ".s.PGSQL."+port)
+	}
+	return net.JoinHostPort(cfg.Host, port)
+}
+
+// firstLine is the text of err, or of the first error it joins, up to the
+// first line break.
+func firstLine(err error) string {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok && len(joined.Unwrap()) > 0 {
+		err = joined.Unwrap()[0]
+	}
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return line
 }
