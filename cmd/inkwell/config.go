@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/sqlite"
 	"github.com/inkwell/inkwell/app"
 )
 
@@ -27,7 +29,9 @@ import (
 // their own config structs.
 type environment struct {
 	Port                   int           `env:"PORT" envDefault:"3000"`
+	Host                   string        `env:"HOST"`
 	DatabaseURL            string        `env:"DATABASE_URL"`
+	SQLiteSynchronous      string        `env:"SQLITE_SYNCHRONOUS" envDefault:"full"`
 	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
 	AppURL                 string        `env:"APP_URL"`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
@@ -47,6 +51,12 @@ type environment struct {
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 }
 
+// sqliteSynchronous maps SQLITE_SYNCHRONOUS's values to the SQLite store's.
+var sqliteSynchronous = map[string]sqlite.Synchronous{
+	"full":   sqlite.SynchronousFull,
+	"normal": sqlite.SynchronousNormal,
+}
+
 // loadConfig reads the environment and checks every value, returning one
 // error that names the offending key.
 func loadConfig() (environment, error) {
@@ -61,11 +71,31 @@ func loadConfig() (environment, error) {
 			// The library names the Go field; operators know the variable.
 			f, _ := reflect.TypeFor[environment]().FieldByName(pe.Name)
 			key := f.Tag.Get("env")
-			return environment{}, fmt.Errorf("%s: %q is not a valid %s", key, os.Getenv(key), pe.Type)
+			return environment{}, parseError(key, os.Getenv(key), pe)
 		}
 		return environment{}, err
 	}
 	return e, e.check()
+}
+
+// parseError says why the value of key could not be read as its type, and
+// what the key wants instead.
+func parseError(key, value string, pe env.ParseError) error {
+	switch kind := pe.Type.Kind(); {
+	case pe.Type == reflect.TypeFor[time.Duration]():
+		if _, err := strconv.ParseFloat(value, 64); err == nil {
+			return fmt.Errorf("%s: %q is not a duration; add a unit, e.g. %ss", key, value, value)
+		}
+		return fmt.Errorf("%s: %q is not a duration; write a number and a unit, e.g. 10s, 500ms or 2m", key, value)
+	case kind >= reflect.Int && kind <= reflect.Uint64:
+		if errors.Is(pe.Err, strconv.ErrRange) {
+			return fmt.Errorf("%s: %s is out of range", key, value)
+		}
+		return fmt.Errorf("%s: %q is not a whole number", key, value)
+	case kind == reflect.Bool:
+		return fmt.Errorf("%s: %q is neither true nor false", key, value)
+	}
+	return fmt.Errorf("%s: %q is not a valid %s", key, value, pe.Type)
 }
 
 func (e environment) check() error {
@@ -90,6 +120,14 @@ func (e environment) check() error {
 		return fmt.Errorf("BODY_LIMIT_BYTES: %d must be positive", e.BodyLimitBytes)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	}
+	if _, ok := sqliteSynchronous[e.SQLiteSynchronous]; !ok {
+		return fmt.Errorf("SQLITE_SYNCHRONOUS: %q is neither full nor normal", e.SQLiteSynchronous)
+	}
+	if e.Host != "" {
+		if _, err := parseHost(e.Host); err != nil {
+			return fmt.Errorf("HOST: %q is not an IP address; write one such as 127.0.0.1, ::1 or 0.0.0.0, or leave HOST empty", e.Host)
+		}
 	}
 	if _, err := e.logLevel(); err != nil {
 		return err
@@ -138,7 +176,10 @@ func (e environment) logger() *slog.Logger {
 // service turns the environment into the components' configuration.
 func (e environment) service() inkwell.Config {
 	return inkwell.Config{
-		Store: inkwell.StoreConfig{URL: e.DatabaseURL},
+		Store: inkwell.StoreConfig{
+			URL:               e.DatabaseURL,
+			SQLiteSynchronous: sqliteSynchronous[e.SQLiteSynchronous],
+		},
 		HTTP: httpapi.Config{
 			AppURL:         e.AppURL,
 			RequestTimeout: e.RequestTimeout,

@@ -1,17 +1,20 @@
 // Command inkwell serves Inkwell's JSON API and runs its maintenance tasks.
 //
-//	inkwell [serve]                             serve both areas on PORT
+//	inkwell [serve]                             serve both areas on HOST and PORT
 //	inkwell migrate                             apply the store's migrations
 //	inkwell seed [--users N] [--posts N] ...    fill an empty store with demo data
 //	inkwell tokens revoke --email E --name N    revoke a user's tokens by name
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
+//	inkwell help [command]                      show the help of inkwell or a command
+//
+// Help exits 0; a command line it cannot run exits 2 with the command's
+// usage; any other failure exits 1 with one line on standard error.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,56 +24,59 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/inkwell/inkwell"
+	"github.com/inkwell/inkwell/domain"
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "inkwell:", err)
-		os.Exit(1)
-	}
+	err := run(context.Background(), os.Args[1:], os.Stdout)
+	os.Exit(report(err, os.Stderr))
 }
 
-// errUsage reports a command line that names no known command.
-var errUsage = errors.New("usage: inkwell [serve | migrate | seed [--users N] [--posts N] [--comments N] [--tags N] | tokens revoke --email E (--name N | --all) | tokens prune]")
-
+// run parses the command line, then reads the configuration and runs the
+// command. Help is written to out.
 func run(ctx context.Context, args []string, out io.Writer) error {
+	act, err := root.parse(args)
+	var help helpRequest
+	if errors.As(err, &help) {
+		help.cmd.writeHelp(out)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	cfg, err := loadConfig()
 	if err != nil {
 		return err
 	}
-	log := cfg.logger()
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		return serve(ctx, cfg, log)
-	case "migrate":
-		_, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
-		if err != nil {
-			return err
-		}
-		cleanup()
-		fmt.Fprintln(out, "migrations applied")
-		return nil
-	case "seed":
-		return seed(ctx, cfg, log, args, out)
-	case "tokens":
-		return tokens(ctx, cfg, log, args, out)
+	return act(ctx, cfg, cfg.logger(), out)
+}
+
+// report writes err on w for the operator and returns the exit status: 0
+// without an error, 2 for a command line inkwell cannot run, followed by the
+// command's usage, and 1 for anything else, on one line.
+func report(err error, w io.Writer) int {
+	var usage *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintf(w, "inkwell: %v\n", usage)
+		usage.cmd.writeUsage(w)
+		return 2
 	default:
-		return errUsage
+		fmt.Fprintln(w, "inkwell:", err)
+		return 1
 	}
 }
 
 // serve runs the HTTP server until SIGINT or SIGTERM, then stops accepting
 // connections and lets requests in flight finish.
-func serve(ctx context.Context, cfg environment, log *slog.Logger) error {
+func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
@@ -88,22 +94,60 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger) error {
 		defer stopProfiling()
 	}
 
-	app := svc.Server.App()
-	addr := ":" + strconv.Itoa(cfg.Port)
-	errc := make(chan error, 1)
-	go func() { errc <- app.Listen(addr) }()
-	log.Info("serving", "addr", addr, "env", cfg.AppEnv)
-
-	select {
-	case err := <-errc:
+	// The listeners open once the store is migrated, so that nothing
+	// accepts a connection the service is not ready to answer.
+	listeners, err := listen(cfg.listenAddrs(), cfg.Port, log)
+	if err != nil {
 		return err
+	}
+	addrs := make([]string, len(listeners))
+	for i, ln := range listeners {
+		addrs[i] = ln.Addr().String()
+	}
+	log.Info("serving", "addr", strings.Join(addrs, ","), "env", cfg.AppEnv)
+
+	// One app serves every listener: fasthttp's Server.Serve may run on
+	// several at once, and its shutdown closes them all and waits for the
+	// connections of each.
+	app := svc.Server.App()
+	errc := make(chan error, len(listeners))
+	for _, ln := range listeners {
+		go func() { errc <- app.Listener(ln) }()
+	}
+	waiting := len(listeners)
+	var serveErr error
+	select {
+	case serveErr = <-errc:
+		waiting--
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: draining requests in flight")
-	if err := app.ShutdownWithTimeout(30 * time.Second); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	shutdownErr := app.ShutdownWithTimeout(30 * time.Second)
+	// A listener whose Serve had not started when the shutdown ran is not
+	// among those it closed; closing it makes that Serve return at once.
+	for _, ln := range listeners {
+		_ = ln.Close()
 	}
-	return <-errc
+	for ; waiting > 0; waiting-- {
+		if err := <-errc; serveErr == nil {
+			serveErr = err
+		}
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
+	}
+	return serveErr
+}
+
+// migrate is the action of inkwell migrate: Build applies the migrations.
+func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
+	_, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	if err != nil {
+		return err
+	}
+	cleanup()
+	fmt.Fprintln(out, "migrations applied")
+	return nil
 }
 
 // defaultGCPercent is the garbage collector's target when GOGC is not set.
@@ -151,35 +195,40 @@ func serveProfiles(addr string, log *slog.Logger) (func(), error) {
 	return func() { _ = srv.Close() }, nil
 }
 
-func tokens(ctx context.Context, cfg environment, log *slog.Logger, args []string, out io.Writer) error {
-	if len(args) == 0 {
-		return errUsage
+// revoke is the action of tokens revoke: the tokens named name of the user
+// with email, or all of that user's tokens.
+func revoke(email, name string, all bool) action {
+	return func(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
+		svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		var n int64
+		if all {
+			n, err = svc.Tokens.RevokeAll(ctx, email)
+		} else {
+			n, err = svc.Tokens.RevokeByName(ctx, email, name)
+		}
+		if domain.KindOf(err) == domain.NotFound {
+			return fmt.Errorf("no user with e-mail %s", email)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%d token(s) deleted\n", n)
+		return nil
 	}
-	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("tokens "+sub, flag.ContinueOnError)
-	email := fs.String("email", "", "the user's e-mail address")
-	name := fs.String("name", "", "revoke the tokens with this name")
-	all := fs.Bool("all", false, "revoke every token of the user")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+}
+
+// prune is the action of tokens prune.
+func prune(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
 	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-
-	var n int64
-	switch {
-	case sub == "prune":
-		n, err = svc.Tokens.Prune(ctx)
-	case sub == "revoke" && *email != "" && *all && *name == "":
-		n, err = svc.Tokens.RevokeAll(ctx, *email)
-	case sub == "revoke" && *email != "" && *name != "" && !*all:
-		n, err = svc.Tokens.RevokeByName(ctx, *email, *name)
-	default:
-		return errUsage
-	}
+	n, err := svc.Tokens.Prune(ctx)
 	if err != nil {
 		return err
 	}

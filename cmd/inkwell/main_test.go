@@ -7,11 +7,16 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/inkwell/inkwell/adapters/sqlite"
 )
 
 // freePort returns a port on 127.0.0.1 that was free a moment ago.
@@ -25,33 +30,52 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// serveFor runs `inkwell serve` until the returned stop is called.
+// serveFor runs `inkwell serve` until the returned stop is called, and
+// returns its address on 127.0.0.1.
 func serveFor(t *testing.T) (base string, stop func()) {
 	t.Helper()
-	port := freePort(t)
+	port, stop := serveAt(t, "127.0.0.1")
+	return fmt.Sprintf("http://127.0.0.1:%d", port), stop
+}
+
+// serveAt runs `inkwell serve` on a free port until the returned stop is
+// called, once it answers on host.
+func serveAt(t *testing.T, host string) (port int, stop func()) {
+	t.Helper()
+	port = freePort(t)
 	t.Setenv("PORT", strconv.Itoa(port))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"serve"}, &bytes.Buffer{}) }()
-	base = fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/api/v1/nothing")
-		if err == nil {
-			resp.Body.Close()
-			break
+	for !answers(host, port) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve: %v", err)
+		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server did not start: %v", err)
+			t.Fatalf("server did not start on %s", host)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return base, func() {
+	return port, func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
 		}
 	}
+}
+
+// answers reports whether the server answers GET /healthz on host and port.
+func answers(host string, port int) bool {
+	c := http.Client{Timeout: 2 * time.Second}
+	resp, err := c.Get("http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/healthz")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
 }
 
 func postJSON(t *testing.T, url string, body any) (int, map[string]any) {
@@ -143,6 +167,13 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"APP_URL", "example.com"},
 		{"LOG_LEVEL", "loud"},
 		{"REQUEST_TIMEOUT", "soon"},
+		{"REQUEST_TIMEOUT", "10"},
+		{"BENCH_ENDPOINTS", "maybe"},
+		{"SQLITE_SYNCHRONOUS", "off"},
+		{"SQLITE_SYNCHRONOUS", "FULL"},
+		{"HOST", "localhost"},
+		{"HOST", "127.0.0.1:3000"},
+		{"HOST", "[::1"},
 		{"SESSION_LIFETIME_MINUTES", "0"},
 		{"SESSION_LIFETIME_MINUTES", "two hours"},
 	} {
@@ -156,5 +187,47 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 				t.Errorf("got a multi-line error: %q", err)
 			}
 		})
+	}
+}
+
+func TestSQLiteSynchronousSetting(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  sqlite.Synchronous
+	}{
+		{"", sqlite.SynchronousFull},
+		{"full", sqlite.SynchronousFull},
+		{"normal", sqlite.SynchronousNormal},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			if tc.value == "" {
+				unsetEnv(t, "SQLITE_SYNCHRONOUS")
+			} else {
+				t.Setenv("SQLITE_SYNCHRONOUS", tc.value)
+			}
+			cfg, err := loadConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.service().Store.SQLiteSynchronous; got != tc.want {
+				t.Errorf("the store gets %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEnvExampleListsEveryKey keeps .env.example the full list of settings
+// that it says it is.
+func TestEnvExampleListsEveryKey(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", ".env.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[environment]()
+	for i := range typ.NumField() {
+		key := typ.Field(i).Tag.Get("env")
+		if !regexp.MustCompile(`(?m)^` + key + `=`).Match(data) {
+			t.Errorf(".env.example does not document %s", key)
+		}
 	}
 }

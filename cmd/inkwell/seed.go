@@ -19,9 +19,11 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-const seedHelp = `usage: inkwell seed [--users N] [--posts N] [--comments N] [--tags N] [--seed S]
-
-Fills an empty database with generated users, tags, posts and comments, for
+var seedCommand = &command{
+	name:     "seed",
+	synopsis: "inkwell seed [--users N] [--posts N] [--comments N] [--tags N] [--seed S]",
+	summary:  "fill an empty store with demo data",
+	about: fmt.Sprintf(`Fills an empty database with generated users, tags, posts and comments, for
 demos and benchmarks. It refuses a database that already holds users, tags,
 posts or comments, rather than adding to them: seed a fresh database.
 
@@ -35,51 +37,46 @@ same rows, with times counted back from midnight UTC of the day of the run.
 PostgreSQL loads everything in one transaction (all or nothing) that locks the
 users, tags, posts, post_tags and comments tables until it commits. SQLite
 commits every 10,000 rows or so, so that a running server can write in
-between; an interrupted load keeps what it committed.
-
-Flags:
-`
+between; an interrupted load keeps what it committed.`, demo.SearchWord),
+	define: defineSeed,
+}
 
 // seedDefaultCommentsPerPost is how many comments per post --comments
 // defaults to, the proportion the benchmarks assume.
 const seedDefaultCommentsPerPost = 3
 
-// seed generates a demo.Plan from its flags and loads it into the store.
-func seed(ctx context.Context, cfg environment, log *slog.Logger, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+// defineSeed declares seed's flags; the plan they describe is checked before
+// the store opens.
+func defineSeed(fs *flag.FlagSet) func() (action, error) {
 	users := fs.Int("users", 10, "`number` of users")
 	posts := fs.Int("posts", 50, "`number` of posts")
 	comments := fs.Int("comments", 0, "`number` of comments in all (default 3 × posts)")
 	tags := fs.Int("tags", 20, "`number` of tags")
 	seedValue := fs.Uint64("seed", 1, "selects the generated data")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), seedHelp, demo.SearchWord)
-		fs.PrintDefaults()
+	return func() (action, error) {
+		commentsGiven := false
+		fs.Visit(func(f *flag.Flag) { commentsGiven = commentsGiven || f.Name == "comments" })
+		if !commentsGiven {
+			*comments = seedDefaultCommentsPerPost * *posts
+		}
+		plan := demo.Plan{
+			Users: *users, Tags: *tags, Posts: *posts, Comments: *comments, Seed: *seedValue,
+			Until: time.Now().UTC().Truncate(24 * time.Hour),
+			// Validate runs before the store opens and the password is
+			// hashed; seed puts the real hash in its place.
+			PasswordHash: "-",
+		}
+		if err := plan.Validate(); err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
+			return seed(ctx, cfg, log, plan, out)
+		}, nil
 	}
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		return nil // the help is what was asked for
-	} else if err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("seed: unexpected argument %q; see inkwell seed -h", fs.Arg(0))
-	}
-	commentsGiven := false
-	fs.Visit(func(f *flag.Flag) { commentsGiven = commentsGiven || f.Name == "comments" })
-	if !commentsGiven {
-		*comments = seedDefaultCommentsPerPost * *posts
-	}
-	plan := demo.Plan{
-		Users: *users, Tags: *tags, Posts: *posts, Comments: *comments, Seed: *seedValue,
-		Until: time.Now().UTC().Truncate(24 * time.Hour),
-		// Validate runs before the store opens and the password is hashed;
-		// the real hash replaces this one below.
-		PasswordHash: "-",
-	}
-	if err := plan.Validate(); err != nil {
-		return fmt.Errorf("seed: %w", err)
-	}
+}
 
+// seed loads plan into the store.
+func seed(ctx context.Context, cfg environment, log *slog.Logger, plan demo.Plan, out io.Writer) error {
 	// An interrupt cancels the load, which rolls back what it has not
 	// committed.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)

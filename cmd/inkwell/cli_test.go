@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the tests run inkwell as operators do: when
+// INKWELL_RUN_MAIN=1, the test binary is the inkwell command, and a test
+// sees its exit status and both of its outputs.
+func TestMain(m *testing.M) {
+	if os.Getenv("INKWELL_RUN_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// ran is what one run of the inkwell command did.
+type ran struct {
+	stdout, stderr string
+	code           int
+}
+
+// runInkwell runs the inkwell command with args in dir. Its environment is the
+// test's without any key inkwell reads, plus env.
+func runInkwell(t *testing.T, dir string, env []string, args ...string) ran {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(withoutSettings(os.Environ()), "INKWELL_RUN_MAIN=1"), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("inkwell %s: %v", strings.Join(args, " "), err)
+	}
+	return ran{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+}
+
+// withoutSettings drops from environ every variable that environment reads.
+func withoutSettings(environ []string) []string {
+	keys := map[string]bool{}
+	t := reflect.TypeFor[environment]()
+	for i := range t.NumField() {
+		keys[t.Field(i).Tag.Get("env")] = true
+	}
+	var kept []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !keys[k] {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
+
+// wantEmptyDir fails the test when dir holds anything: a command that only
+// printed must not have created the default store's folder.
+func wantEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("the command created %s", e.Name())
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string // the start of the output, then text it contains
+	}{
+		{[]string{"--help"}, []string{"usage: inkwell [command] [flags]\n", "  serve ", "  migrate ", "  seed ", "  tokens revoke ", "  tokens prune "}},
+		{[]string{"-h"}, []string{"usage: inkwell [command] [flags]\n"}},
+		{[]string{"help"}, []string{"usage: inkwell [command] [flags]\n"}},
+		{[]string{"help", "serve"}, []string{"usage: inkwell [serve]\n", "HOST"}},
+		{[]string{"serve", "--help"}, []string{"usage: inkwell [serve]\n"}},
+		{[]string{"migrate", "-h"}, []string{"usage: inkwell migrate\n"}},
+		{[]string{"help", "migrate"}, []string{"usage: inkwell migrate\n"}},
+		{[]string{"seed", "--help"}, []string{"usage: inkwell seed ", "  -posts number\n", `contain the word "inkwell"`, "About 85% of"}},
+		{[]string{"tokens", "--help"}, []string{"usage: inkwell tokens revoke ", "       inkwell tokens prune\n", "  tokens prune "}},
+		{[]string{"help", "tokens"}, []string{"usage: inkwell tokens revoke "}},
+		{[]string{"tokens", "revoke", "--help"}, []string{"usage: inkwell tokens revoke --email E (--name N | --all)\n", "  -email address\n", "  -all\n"}},
+		{[]string{"help", "tokens", "revoke"}, []string{"usage: inkwell tokens revoke --email E"}},
+		{[]string{"tokens", "prune", "--help"}, []string{"usage: inkwell tokens prune\n"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			// A setting that would stop any start shows that help reads
+			// no configuration.
+			got := runInkwell(t, dir, []string{"REQUEST_TIMEOUT=never"}, tc.args...)
+			if got.code != 0 || got.stderr != "" {
+				t.Errorf("got exit %d, stderr %q; want 0 and nothing", got.code, got.stderr)
+			}
+			if !strings.HasPrefix(got.stdout, tc.want[0]) {
+				t.Errorf("got %q, want it to start with %q", got.stdout, tc.want[0])
+			}
+			for _, want := range tc.want[1:] {
+				if !strings.Contains(got.stdout, want) {
+					t.Errorf("got %q, want it to contain %q", got.stdout, want)
+				}
+			}
+			if tc.args[0] == "tokens" && tc.args[1] == "prune" && strings.Contains(got.stdout, "-email") {
+				t.Errorf("prune's help shows revoke's flags: %q", got.stdout)
+			}
+			wantEmptyDir(t, dir)
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		wantLine  string
+		wantUsage string
+	}{
+		{[]string{"serve", "--bogus"}, "inkwell: serve: flag provided but not defined: -bogus", "usage: inkwell [serve]\n"},
+		{[]string{"--port", "3000"}, "inkwell: flag provided but not defined: --port", "usage: inkwell [command] [flags]\n"},
+		{[]string{"frobnicate"}, `inkwell: unknown command "frobnicate"`, "usage: inkwell [command] [flags]\n"},
+		{[]string{"help", "frobnicate"}, `inkwell: unknown command "frobnicate"`, "usage: inkwell [command] [flags]\n"},
+		{[]string{"migrate", "now"}, `inkwell: migrate: unexpected argument "now"`, "usage: inkwell migrate\n"},
+		{[]string{"tokens"}, "inkwell: tokens: missing command", "usage: inkwell tokens revoke "},
+		{[]string{"tokens", "list"}, `inkwell: tokens: unknown command "list"`, "usage: inkwell tokens revoke "},
+		{[]string{"tokens", "prune", "--email", "ann@example.com"}, "inkwell: tokens prune: flag provided but not defined: -email", "usage: inkwell tokens prune\n"},
+		{[]string{"tokens", "revoke", "--name", "ci"}, "inkwell: tokens revoke: --email is required", "usage: inkwell tokens revoke "},
+		{[]string{"tokens", "revoke", "--email", "ann@example.com"}, "inkwell: tokens revoke: give either --name or --all", "usage: inkwell tokens revoke "},
+		{[]string{"tokens", "revoke", "--email", "ann@example.com", "--all", "--name", "ci"}, "inkwell: tokens revoke: give either --name or --all", "usage: inkwell tokens revoke "},
+		{[]string{"seed", "--posts", "many"}, `inkwell: seed: invalid value "many" for flag -posts: parse error`, "usage: inkwell seed "},
+		{[]string{"seed", "--posts", "-1"}, "inkwell: seed: demo plan: counts must not be negative", "usage: inkwell seed "},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			got := runInkwell(t, dir, nil, tc.args...)
+			line, usage, _ := strings.Cut(got.stderr, "\n")
+			if got.code != 2 || got.stdout != "" || line != tc.wantLine || !strings.HasPrefix(usage, tc.wantUsage) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want 2, nothing, and %q with %q", got.code, got.stdout, got.stderr, tc.wantLine, tc.wantUsage)
+			}
+			wantEmptyDir(t, dir)
+		})
+	}
+}
+
+// TestStartErrors runs the starts an operator gets wrong and wants each
+// answered with one line that names the setting.
+func TestStartErrors(t *testing.T) {
+	closed := freePort(t)
+	busy, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing", "dir")
+	sqliteURL := "DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"port in use", []string{sqliteURL, fmt.Sprint("PORT=", busyPort)}, nil,
+			fmt.Sprintf("PORT %d: address already in use on 127.0.0.1; choose another PORT or stop the process using it", busyPort)},
+		{"PostgreSQL unreachable", []string{fmt.Sprintf("DATABASE_URL=postgres://postgres@127.0.0.1:%d/inkwell?sslmode=disable", closed)}, []string{"migrate"},
+			fmt.Sprintf("DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; start it or fix DATABASE_URL", closed)},
+		{"SQLite folder missing", []string{"DATABASE_URL=sqlite://" + filepath.Join(missing, "inkwell.db")}, []string{"migrate"},
+			fmt.Sprintf("DATABASE_URL: the folder %s of %s does not exist; create it or fix DATABASE_URL", missing, filepath.Join(missing, "inkwell.db"))},
+		{"duration without a unit", []string{"REQUEST_TIMEOUT=10"}, nil,
+			`REQUEST_TIMEOUT: "10" is not a duration; add a unit, e.g. 10s`},
+		{"duration of words", []string{"REQUEST_TIMEOUT=soon"}, nil,
+			`REQUEST_TIMEOUT: "soon" is not a duration; write a number and a unit, e.g. 10s, 500ms or 2m`},
+		{"number of words", []string{"BCRYPT_COST=high"}, nil, `BCRYPT_COST: "high" is not a whole number`},
+		{"flag of words", []string{"BENCH_ENDPOINTS=maybe"}, nil, `BENCH_ENDPOINTS: "maybe" is neither true nor false`},
+		{"SQLite synchronous off", []string{"SQLITE_SYNCHRONOUS=off"}, nil, `SQLITE_SYNCHRONOUS: "off" is neither full nor normal`},
+		{"HOST a name", []string{"HOST=localhost"}, nil,
+			`HOST: "localhost" is not an IP address; write one such as 127.0.0.1, ::1 or 0.0.0.0, or leave HOST empty`},
+		{"HOST not of this machine", []string{sqliteURL, "HOST=203.0.113.254", fmt.Sprint("PORT=", closed)}, nil,
+			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runInkwell(t, dir, tc.env, tc.args...)
+			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || got.stderr != want {
+				t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
+			}
+		})
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the missing SQLite folder: got %v, want it still missing", err)
+	}
+}
+
+func TestRevokeUnknownEmail(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")}
+	if got := runInkwell(t, dir, env, "migrate"); got.code != 0 {
+		t.Fatalf("migrate: exit %d, %s", got.code, got.stderr)
+	}
+	for _, args := range [][]string{
+		{"tokens", "revoke", "--email", "nobody@example.com", "--all"},
+		{"tokens", "revoke", "--email", "nobody@example.com", "--name", "ci"},
+	} {
+		got := runInkwell(t, dir, env, args...)
+		if want := "inkwell: no user with e-mail nobody@example.com\n"; got.code != 1 || got.stderr != want {
+			t.Errorf("inkwell %s: got exit %d, stderr %q; want 1 and %q", strings.Join(args, " "), got.code, got.stderr, want)
+		}
+	}
+}
