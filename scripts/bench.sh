@@ -21,10 +21,12 @@
 #                      disturbed run is kept, and a disturbed one is marked
 #   BCRYPT_COST        the cost users are seeded with and the server runs
 #                      at (12, the server's default)
+#   SQLITE_SYNCHRONOUS the SQLite server's synchronous setting, full or
+#                      normal (full, the server's default)
 #
-# It sends requests to 127.0.0.1 only: to the server on BENCH_PORT (which,
-# like any inkwell, listens on every interface of that port; its profiles
-# listen on 127.0.0.1 alone) and to PostgreSQL on 5432 as user postgres, in a
+# It sends requests to 127.0.0.1 only: to the server on BENCH_PORT (which
+# listens there alone, HOST=127.0.0.1, as its profiles do) and to
+# PostgreSQL on 5432 as user postgres, in a
 # scratch database inkwell_bench_<pid> that is dropped at the end, also after
 # a failure or an interrupt. Every process it starts is stopped by its pid,
 # and every wrk run is bounded in time.
@@ -55,6 +57,7 @@ reseed=${BENCH_RESEED:-0}
 quiet_wait=${BENCH_QUIET_WAIT:-120}
 retries=${BENCH_RETRIES:-2}
 cost=${BCRYPT_COST:-12}
+synchronous=${SQLITE_SYNCHRONOUS:-full}
 wanted=${BENCH_SCENARIOS:-$(IFS=,; echo "${report_order[*]}")}
 
 users=10000
@@ -80,6 +83,7 @@ done
 ((connections >= threads && threads >= 1)) || die "BENCH_CONNECTIONS must be at least BENCH_THREADS"
 ((port >= 1024 && port <= 65534)) || die "BENCH_PORT: want 1024-65534"
 ((cost >= 4 && cost <= 31)) || die "BCRYPT_COST: want 4-31"
+[[ $synchronous == full || $synchronous == normal ]] || die "SQLITE_SYNCHRONOUS: want full or normal"
 IFS=, read -ra store_list <<<"$stores"
 for s in "${store_list[@]}"; do
   [[ $s == sqlite || $s == postgres ]] || die "BENCH_STORES: $s is neither sqlite nor postgres"
@@ -95,7 +99,7 @@ comments=$((3 * posts))
 # repeats the run.
 command="BENCH_POSTS=$posts BENCH_STORES=$stores BENCH_DURATION=$duration"
 for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_PORT BENCH_PROFILE \
-  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BCRYPT_COST; do
+  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BCRYPT_COST SQLITE_SYNCHRONOUS; do
   [[ -z ${!v:-} ]] || command+=" $v=${!v}"
 done
 command+=" make bench"
@@ -188,7 +192,7 @@ start_server() {
     die "something already answers on $base; set BENCH_PORT to a free port"
   fi
   local vars=(PATH="$PATH" HOME="$HOME"
-    PORT="$port" DATABASE_URL="$url" APP_ENV=production
+    HOST=127.0.0.1 PORT="$port" DATABASE_URL="$url" APP_ENV=production SQLITE_SYNCHRONOUS="$synchronous"
     LOG_LEVEL=warn LOGIN_MAX_ATTEMPTS=0 TOKEN_EXPIRATION_MINUTES=525600
     BCRYPT_COST="$cost" STORAGE_DIR="$work/storage" BENCH_ENDPOINTS=1 "$@")
   ((profile == 0)) || vars+=(PPROF_ADDR="127.0.0.1:$pprof_port")
