@@ -3,7 +3,7 @@ package ports
 import (
 	"context"
 
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 )
 
 // Seeder is implemented by stores that can load generated demonstration and

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the hexagon's imports pointing inward: domain, ports and app import no
-# framework, driver or crypto package, and no adapter imports app or another
+# framework, driver or crypto package, the demonstration data in internal/demo
+# imports the standard library and domain only (so ports, whose Seeder speaks
+# of it, stays as clean as before), and no adapter imports app or another
 # adapter (packages below one adapter's folder belong to that adapter). The
 # driving adapter, HTTP, calls use cases only: it names no store port.
 # Packages under adapters/internal/ hold what several adapters share (how
@@ -22,6 +24,12 @@ fi
 bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./domain/... | grep -v "^$mod/domain" || true)
 if [[ -n $bad ]]; then
   echo "arch: domain imports more than the standard library:"; echo "$bad" | sed 's/^/  /'; fail=1
+fi
+
+bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./internal/demo/... |
+  grep -vx -e "$mod/internal/demo" -e "$mod/domain" || true)
+if [[ -n $bad ]]; then
+  echo "arch: internal/demo imports more than the standard library and domain:"; echo "$bad" | sed 's/^/  /'; fail=1
 fi
 
 while read -r pkg imports; do
@@ -58,8 +66,9 @@ while read -r pkg dir files; do
   done
 done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}' ./adapters/httpapi/...)
 
+# internal/demo comes with ports, whose Seeder names it.
 bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./adapters/internal/... |
-  grep -v -E "^$mod/(adapters/internal|ports|domain)(/|$)" || true)
+  grep -v -E "^$mod/(adapters/internal|ports|domain|internal/demo)(/|$)" || true)
 if [[ -n $bad ]]; then
   echo "arch: adapters/internal imports more than ports, domain and the standard library:"
   echo "$bad" | sed 's/^/  /'; fail=1

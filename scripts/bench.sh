@@ -335,7 +335,7 @@ seed() {
 # the bcrypt cost, and the schema and generator it was made with.
 sqlite_seeded() {
   local key cache
-  key=$(cat sql/sqlite/migrations/*.sql adapters/sqlite/seed.go domain/demo/demo.go domain/demo/stream.go domain/demo/words.go |
+  key=$(cat sql/sqlite/migrations/*.sql adapters/sqlite/seed.go internal/demo/demo.go internal/demo/stream.go internal/demo/words.go |
     sha256sum | cut -c1-12)
   cache=$root/bench/cache/sqlite-$posts-posts-cost$cost-$key.db
   mkdir -p "$root/bench/cache"

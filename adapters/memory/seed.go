@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

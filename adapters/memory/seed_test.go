@@ -9,7 +9,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/postgres"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

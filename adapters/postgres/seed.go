@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

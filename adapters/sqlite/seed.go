@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

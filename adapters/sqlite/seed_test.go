@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 )
 
 func TestSeed(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/inkwell/inkwell"
 	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/domain/demo"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 
