@@ -6,6 +6,10 @@ PKG   := github.com/inkwell/inkwell
 
 export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 
+# The code generators have a module of their own, so that sqlc's SQL parsers
+# stay out of the service's go.mod.
+TOOL := $(GO) tool -modfile=tools/go.mod
+
 .PHONY: run build test test-short services check fmt vet generate gen-check arch bench clean
 
 run:
@@ -35,13 +39,13 @@ vet:
 	$(GO) vet ./...
 
 generate:
-	$(GO) tool sqlc generate
-	$(GO) tool wire gen .
+	$(TOOL) sqlc generate
+	$(TOOL) wire gen .
 
 # gen-check fails when the committed sqlc or Wire output is stale.
 gen-check:
-	$(GO) tool sqlc diff
-	$(GO) tool wire diff . > /dev/null || { $(GO) tool wire diff .; echo "wire_gen.go is stale: run make generate"; exit 1; }
+	$(TOOL) sqlc diff
+	$(TOOL) wire diff . > /dev/null || { $(TOOL) wire diff .; echo "wire_gen.go is stale: run make generate"; exit 1; }
 
 arch:
 	@bash scripts/archcheck.sh
