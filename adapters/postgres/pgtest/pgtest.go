@@ -79,39 +79,45 @@ func URL(tb testing.TB) string {
 }
 
 // template returns the name of the template database for the current
-// migrations, building it once per server. The name carries a hash of the
-// migrations, so a changed schema gets a new template rather than a stale
-// one.
+// migrations, building it once per server and role. The name carries a hash
+// of the role and the migrations, so a changed schema gets a new template
+// rather than a stale one.
 func template(ctx context.Context, admin string) (string, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if tpl, ok := templates[admin]; ok {
 		return tpl, nil
 	}
-	tpl, err := templateName()
+	tpl, err := buildTemplate(ctx, admin)
 	if err != nil {
-		return "", err
-	}
-	if err := buildTemplate(ctx, admin, tpl); err != nil {
 		return "", err
 	}
 	templates[admin] = tpl
 	return tpl, nil
 }
 
-// buildTemplate creates database tpl unless it exists. Test binaries of
-// several packages run at once, so the check and the build happen under an
-// advisory lock. The build happens under another name and is renamed when
-// complete: a binary killed halfway leaves no template that looks finished.
-func buildTemplate(ctx context.Context, admin, tpl string) error {
+// buildTemplate creates the template database of the connecting role unless
+// it exists, and returns its name. Test binaries of several packages run at
+// once, so the check and the build happen under an advisory lock. The build
+// happens under another name and is renamed when complete: a binary killed
+// halfway leaves no template that looks finished.
+func buildTemplate(ctx context.Context, admin string) (string, error) {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return fmt.Errorf("connect to TEST_DATABASE_URL: %w", err)
+		return "", fmt.Errorf("connect to TEST_DATABASE_URL: %w", err)
 	}
 	// Closing the session releases the lock too.
 	defer conn.Close(context.WithoutCancel(ctx))
+	var role string
+	if err := conn.QueryRow(ctx, "SELECT current_user").Scan(&role); err != nil {
+		return "", fmt.Errorf("read role: %w", err)
+	}
+	tpl, err := templateName(role)
+	if err != nil {
+		return "", err
+	}
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLock); err != nil {
-		return fmt.Errorf("lock: %w", err)
+		return "", fmt.Errorf("lock: %w", err)
 	}
 	defer func() {
 		_, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLock)
@@ -119,10 +125,10 @@ func buildTemplate(ctx context.Context, admin, tpl string) error {
 
 	var exists bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tpl).Scan(&exists); err != nil {
-		return fmt.Errorf("look for %s: %w", tpl, err)
+		return "", fmt.Errorf("look for %s: %w", tpl, err)
 	}
 	if exists {
-		return nil
+		return tpl, nil
 	}
 
 	building := tpl + "_build"
@@ -133,23 +139,23 @@ func buildTemplate(ctx context.Context, admin, tpl string) error {
 		"CREATE DATABASE " + ident(building) + " TEMPLATE template0",
 	} {
 		if _, err := conn.Exec(ctx, stmt); err != nil {
-			return err
+			return "", err
 		}
 	}
 	u, err := withDatabase(admin, building)
 	if err != nil {
-		return err
+		return "", err
 	}
 	_, closeStore, err := postgres.Open(ctx, u)
 	if err != nil {
-		return fmt.Errorf("migrate %s: %w", building, err)
+		return "", fmt.Errorf("migrate %s: %w", building, err)
 	}
 	closeStore()
 	// A database cannot be renamed or cloned while anyone is connected to
 	// it, and the server ends a closed session's backend a moment after the
 	// client has gone.
 	if err := waitForNoSessions(ctx, conn, building); err != nil {
-		return err
+		return "", err
 	}
 	for _, stmt := range []string{
 		// No connections from now on keeps every clone possible.
@@ -157,10 +163,10 @@ func buildTemplate(ctx context.Context, admin, tpl string) error {
 		"ALTER DATABASE " + ident(building) + " RENAME TO " + ident(tpl),
 	} {
 		if _, err := conn.Exec(ctx, stmt); err != nil {
-			return err
+			return "", err
 		}
 	}
-	return nil
+	return tpl, nil
 }
 
 func waitForNoSessions(ctx context.Context, conn *pgx.Conn, database string) error {
@@ -181,14 +187,17 @@ func waitForNoSessions(ctx context.Context, conn *pgx.Conn, database string) err
 }
 
 // templateName is inkwell_tpl_ and the first 8 hex digits of a hash of the
-// migrations' names and contents.
-func templateName() (string, error) {
+// role and of the migrations' names and contents. A clone keeps the owners of
+// its template's tables, so each role needs templates of its own: tables of
+// another role's template would be out of the test's reach.
+func templateName(role string) (string, error) {
 	const dir = "postgres/migrations"
 	entries, err := fs.ReadDir(schema.Postgres, dir)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", role)
 	for _, e := range entries {
 		b, err := fs.ReadFile(schema.Postgres, path.Join(dir, e.Name()))
 		if err != nil {
