@@ -4,7 +4,11 @@ SHELL := /bin/bash
 GO    ?= go
 PKG   := github.com/inkwell/inkwell
 
-export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+# The tests' PostgreSQL: TEST_DATABASE_URL as the caller sets it, else the
+# URL that make services wrote to .test-database-url (the role it made when
+# the superuser could not log in), else the superuser postgres over TCP
+# without a password. Read when each target runs, so after make services.
+export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
 
 # The code generators have a module of their own, so that sqlc's SQL parsers
 # stay out of the service's go.mod.
@@ -18,8 +22,9 @@ run:
 build:
 	$(GO) build -o bin/inkwell ./cmd/inkwell
 
-# services starts (or installs) PostgreSQL and installs Chromium and versitygw
-# when missing.
+# services starts (or installs) PostgreSQL, creates a test role when
+# TEST_DATABASE_URL cannot log in, and installs Chromium and versitygw when
+# missing; it prints a line for each of these it does (scripts/services.sh).
 services:
 	@bash scripts/services.sh
 
