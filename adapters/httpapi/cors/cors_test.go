@@ -97,7 +97,7 @@ func TestPolicy(t *testing.T) {
 			}
 			wantMethods, wantHeaders, wantExposed := "", "", ""
 			if allowed && tt.preflight {
-				wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS", "Content-Type,Authorization"
+				wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS,PATCH", "Content-Type,Authorization"
 			}
 			if allowed && !tt.preflight {
 				wantExposed = "X-Total-Count,Link,Location"
