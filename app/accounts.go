@@ -17,8 +17,9 @@ import (
 type AccountsConfig struct {
 	// TokenLifetime is how long issued tokens live; zero means forever.
 	TokenLifetime time.Duration
-	// LoginMaxAttempts is how many failed logins per minute one e-mail may
-	// have from one address before further attempts are refused.
+	// LoginMaxAttempts is how many logins per minute one e-mail may attempt
+	// from one address without succeeding; further attempts are refused
+	// without a password check. Zero turns the limit off.
 	LoginMaxAttempts int
 }
 
@@ -89,27 +90,25 @@ func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User,
 
 // login is every login's common part, for tokens and browser sessions
 // alike: the failed-attempt throttle, the credential check and the rehash of
-// an outdated password hash. The password is checked outside the
-// transaction, so the slow hash holds no lock; bind then runs in a
-// transaction that holds the user's row, so that concurrent logins of one
-// user replace each other's credentials one after the other and never leave
-// two behind. The throttle's count is cleared once bind has committed.
+// an outdated password hash. The attempt is counted before the password is
+// checked, by one atomic increment in the store, so that concurrent
+// attempts, on one replica or several, each see their own place in the
+// window and no more than the limit ever reach the check. The password is
+// checked outside the transaction, so the slow hash holds no lock; bind then
+// runs in a transaction that holds the user's row, so that concurrent logins
+// of one user replace each other's credentials one after the other and never
+// leave two behind. The throttle's count is cleared once bind has committed.
 func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r ports.Repos, u domain.User, now time.Time) error) (domain.User, error) {
 	key := "login:" + domain.EmailKey(in.Email) + "|" + in.IP
 	now := a.clock.Now()
-	// With the limit off nothing is counted; with it on, a success clears
-	// the count only when there is one, so that a login costs no write to
-	// the shared counters in the common case.
+	// With the limit off nothing is counted.
 	throttled := a.cfg.LoginMaxAttempts > 0
-	hits := 0
 	if throttled {
-		var resetAt time.Time
-		var err error
-		hits, resetAt, err = a.store.Repos().RateLimits.Attempts(ctx, key, now)
+		hits, resetAt, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now)
 		if err != nil {
 			return domain.User{}, fmt.Errorf("login: %w", err)
 		}
-		if hits >= a.cfg.LoginMaxAttempts {
+		if hits > a.cfg.LoginMaxAttempts {
 			return domain.User{}, tooManyAttempts(resetAt.Sub(now))
 		}
 	}
@@ -119,11 +118,6 @@ func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r p
 		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
 	if !ok {
-		if throttled {
-			if _, _, err := a.store.Repos().RateLimits.Hit(ctx, key, loginWindow, now); err != nil {
-				return domain.User{}, fmt.Errorf("login: %w", err)
-			}
-		}
 		return domain.User{}, domain.ErrBadCredentials
 	}
 
@@ -154,7 +148,7 @@ func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r p
 	if err != nil {
 		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
-	if hits > 0 {
+	if throttled {
 		if err := a.store.Repos().RateLimits.Clear(ctx, key); err != nil {
 			return domain.User{}, fmt.Errorf("login: %w", err)
 		}

@@ -9,10 +9,16 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/postgres"
+	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // plainToken is the Sanctum 4 format: id, "|", 40 characters and a CRC32.
@@ -213,6 +219,78 @@ func TestLoginThrottle(t *testing.T) {
 			}
 		}
 		h.login("ann@example.com", "password1")
+	})
+}
+
+// checkCounter wraps a password hasher and counts its password checks.
+type checkCounter struct {
+	ports.PasswordHasher
+	checks atomic.Int64
+}
+
+func (h *checkCounter) Check(hash, password string) (bool, error) {
+	h.checks.Add(1)
+	return h.PasswordHasher.Check(hash, password)
+}
+
+// loginFlood sends n wrong logins for one e-mail at once, spread over
+// servers in turn, and checks that the throttle let exactly limit of them
+// reach the password check, answering 429 with Retry-After to the rest.
+func loginFlood(t *testing.T, hasher *checkCounter, limit, n int, servers ...*harness) {
+	t.Helper()
+	servers[0].register("Ann", "ann@example.com", "password1")
+	statuses := make([]int, n)
+	retryAfter := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := servers[i%len(servers)].do("POST", "/api/v1/login", map[string]any{"email": "ann@example.com", "password": "wrong-password"})
+			statuses[i], retryAfter[i] = r.status, r.header.Get("Retry-After")
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for i, s := range statuses {
+		count[s]++
+		if s == http.StatusTooManyRequests && retryAfter[i] != "60" {
+			t.Errorf("Retry-After of a 429: got %q, want 60", retryAfter[i])
+		}
+	}
+	if count[422] != limit || count[429] != n-limit {
+		t.Errorf("got statuses %v, want %d 422 and %d 429", count, limit, n-limit)
+	}
+	if got := hasher.checks.Load(); got != int64(limit) {
+		t.Errorf("password checks: got %d, want %d", got, limit)
+	}
+}
+
+func TestLoginThrottleConcurrent(t *testing.T) {
+	for _, s := range stores {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			hasher := &checkCounter{PasswordHasher: passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})}
+			h := newHarness(t, s.Open(t), options{hasher: hasher})
+			loginFlood(t, hasher, 5, 30, h)
+		})
+	}
+	// Replicas share the count through the store: two servers on one
+	// PostgreSQL database check no more passwords than one.
+	t.Run("postgres, two servers", func(t *testing.T) {
+		t.Parallel()
+		dbURL := pgtest.URL(t)
+		hasher := &checkCounter{PasswordHasher: passwords.NewBcrypt(passwords.Config{Cost: bcrypt.MinCost})}
+		var servers []*harness
+		for range 2 {
+			store, cleanup, err := postgres.Open(context.Background(), dbURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(cleanup)
+			servers = append(servers, newHarness(t, store, options{hasher: hasher}))
+		}
+		loginFlood(t, hasher, 5, 30, servers...)
 	})
 }
 

@@ -40,6 +40,7 @@ var start = stacktest.Start
 // options change the harness; zero fields keep stacktest's defaults.
 type options struct {
 	bcryptCost  int
+	hasher      ports.PasswordHasher
 	maxAttempts int
 	// stateful replaces the hosts whose pages may use session cookies,
 	// statefulDefault; cors is the cross-origin policy.
@@ -66,6 +67,7 @@ type harness struct {
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	stack := stacktest.NewStack(t, store, stacktest.Options{
 		BcryptCost:       o.bcryptCost,
+		Hasher:           o.hasher,
 		LoginMaxAttempts: o.maxAttempts,
 		SessionLifetime:  sessionLifetime,
 	})

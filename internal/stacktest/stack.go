@@ -26,6 +26,9 @@ type Options struct {
 	// BcryptCost is the hasher's work factor; bcrypt.MinCost by default, so
 	// that registrations and logins take no time.
 	BcryptCost int
+	// Hasher replaces the bcrypt hasher at BcryptCost, for a test that
+	// watches what is hashed and checked.
+	Hasher ports.PasswordHasher
 	// LoginMaxAttempts is how many failed logins the limit allows; 5 by
 	// default.
 	LoginMaxAttempts int
@@ -56,6 +59,9 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	o.LoginMaxAttempts = cmp.Or(o.LoginMaxAttempts, 5)
 	o.TokenLifetime = cmp.Or(o.TokenLifetime, 7*24*time.Hour)
 	o.SessionLifetime = cmp.Or(o.SessionLifetime, 2*time.Hour)
+	if o.Hasher == nil {
+		o.Hasher = passwords.NewBcrypt(passwords.Config{Cost: o.BcryptCost})
+	}
 	var storage string
 	if o.Files == nil {
 		storage = tb.TempDir()
@@ -63,7 +69,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	}
 	clk := clock.NewFixed(Start)
 	svc := inkwell.NewServices(store,
-		passwords.NewBcrypt(passwords.Config{Cost: o.BcryptCost}),
+		o.Hasher,
 		random.NewSecrets(),
 		o.Files,
 		clk,
