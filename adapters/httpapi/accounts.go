@@ -38,7 +38,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
-	in, err := loginInput(c)
+	in, err := s.loginInput(c)
 	if err != nil {
 		return err
 	}
@@ -49,8 +49,9 @@ func (s *Server) login(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
 }
 
-// loginInput validates the body of a login, by token or by session.
-func loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
+// loginInput validates the body of a login, by token or by session, and
+// names the client address the throttle counts attempts by.
+func (s *Server) loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
 	body, err := jsonBody(c)
 	if err != nil {
 		return ports.LoginInput{}, err
@@ -59,7 +60,7 @@ func loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
 	in := ports.LoginInput{
 		Email:    v.String("email", validate.Required, validate.Email),
 		Password: v.String("password", validate.Required, validate.NoTrim),
-		IP:       c.IP(),
+		IP:       s.proxies.clientIP(c),
 	}
 	return in, v.Err()
 }

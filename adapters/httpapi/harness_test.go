@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +49,8 @@ type options struct {
 	stateful []string
 	cors     cors.Config
 	appURL   string
+	// trustedProxies are the networks whose forwarded headers count.
+	trustedProxies []netip.Prefix
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -62,6 +66,8 @@ type harness struct {
 	store   ports.Store
 	clock   *clock.Fixed
 	server  *httpapi.Server
+	// remote, once set by serve, is the base URL do sends requests to.
+	remote string
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
@@ -75,7 +81,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	if o.stateful == nil {
 		o.stateful = statefulDefault
 	}
-	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: stack.Storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL}
+	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: stack.Storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL, TrustedProxies: o.trustedProxies}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }
@@ -91,6 +97,13 @@ func (h *harness) listen() string {
 	go func() { _ = h.server.App().Listener(l) }()
 	h.t.Cleanup(func() { _ = h.server.App().Shutdown() })
 	return "http://" + l.Addr().String()
+}
+
+// serve makes do send its requests through a real listener, from
+// 127.0.0.1, rather than through app.Test, whose connections come from
+// 0.0.0.0. The Host header stays example.com.
+func (h *harness) serve() {
+	h.remote = h.listen()
 }
 
 // response is what a test sees of an answer.
@@ -126,7 +139,18 @@ func (h *harness) do(method, path string, body any, headers ...string) response 
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := h.server.App().Test(req, -1)
+	var resp *http.Response
+	var err error
+	if h.remote == "" {
+		resp, err = h.server.App().Test(req, -1)
+	} else {
+		out := req.Clone(req.Context())
+		out.RequestURI = ""
+		if out.URL, err = url.Parse(h.remote + path); err != nil {
+			h.t.Fatal(err)
+		}
+		resp, err = http.DefaultClient.Do(out)
+	}
 	if err != nil {
 		h.t.Fatalf("%s %s: %v", method, path, err)
 	}

@@ -70,12 +70,13 @@ func presentToken(t domain.Token) tokenJSON {
 	}
 }
 
-// baseURL is APP_URL, or the scheme and host the request came to.
+// baseURL is APP_URL, or the scheme and host the request came to, as far
+// as the connection or a trusted proxy tells them.
 func (s *Server) baseURL(c *fiber.Ctx) string {
 	if s.cfg.AppURL != "" {
 		return strings.TrimRight(s.cfg.AppURL, "/")
 	}
-	return c.Protocol() + "://" + c.Hostname()
+	return s.proxies.origin(c)
 }
 
 // storageURL is the absolute URL of a stored file, or nil for none.

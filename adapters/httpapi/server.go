@@ -4,6 +4,7 @@ package httpapi
 
 import (
 	"log/slog"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -21,6 +22,10 @@ type Config struct {
 	// AppURL is the public base URL for absolute links; empty means the
 	// scheme and host of each request.
 	AppURL string
+	// TrustedProxies are the networks whose X-Forwarded-For, -Proto and
+	// -Host headers are believed (TRUSTED_PROXIES); from any other peer
+	// they are ignored.
+	TrustedProxies []netip.Prefix
 	// RequestTimeout bounds the context of every request.
 	RequestTimeout time.Duration
 	// BodyLimit is the largest request body accepted, in bytes.
@@ -76,6 +81,7 @@ type Server struct {
 	profile  ports.Profile
 	sessions ports.Sessions
 	auth     *authenticator
+	proxies  proxies
 	app      *fiber.App
 	metrics  *metrics
 	labels   *routeLabels
@@ -88,7 +94,8 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
 		metrics: newMetrics(svc.Pools, svc.Queries),
 		profile: svc.Profile, sessions: svc.Sessions,
-		auth: newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
+		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
+		proxies: cfg.TrustedProxies,
 	}
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
@@ -105,6 +112,12 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		// that a broken one is answered in the route's own terms and other
 		// routes never spend time on one.
 		DisablePreParseMultipartForm: true,
+
+		// The service reads forwarded headers through s.proxies alone; this
+		// makes Fiber's own Protocol, Hostname and IP, should anything call
+		// them, believe the same proxies and nobody else.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          proxyList(cfg.TrustedProxies),
 	})
 	s.labels = &routeLabels{app: s.app}
 	s.app.Use(withRequestID)
@@ -126,7 +139,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		Products:     svc.Products,
 		Authenticate: svc.Accounts.Authenticate,
 		RequireToken: cfg.CrudRequireToken,
-		BaseURL:      cfg.AppURL,
+		BaseURL:      s.baseURL,
 	})
 	return s
 }

@@ -170,7 +170,7 @@ func (s *Server) sessionLogin(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := loginInput(c)
+	in, err := s.loginInput(c)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"reflect"
@@ -34,6 +35,7 @@ type environment struct {
 	SQLiteSynchronous      string        `env:"SQLITE_SYNCHRONOUS" envDefault:"full"`
 	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
 	AppURL                 string        `env:"APP_URL"`
+	TrustedProxies         []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
 	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
 	CrudAuth               string        `env:"CRUD_AUTH" envDefault:"open"`
@@ -132,6 +134,9 @@ func (e environment) check() error {
 	if _, err := e.logLevel(); err != nil {
 		return err
 	}
+	if _, err := e.trustedProxies(); err != nil {
+		return err
+	}
 	if e.PprofAddr != "" {
 		if _, port, err := net.SplitHostPort(e.PprofAddr); err != nil || port == "" {
 			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
@@ -158,6 +163,28 @@ func (e environment) logLevel() (slog.Level, error) {
 	return l, nil
 }
 
+// trustedProxies parses TRUSTED_PROXIES: networks in CIDR notation, or
+// single addresses, which stand for themselves alone.
+func (e environment) trustedProxies() ([]netip.Prefix, error) {
+	var networks []netip.Prefix
+	for _, s := range e.TrustedProxies {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		n, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil {
+				return nil, fmt.Errorf("TRUSTED_PROXIES: %q is neither a network such as 10.0.0.0/8 nor an IP address", s)
+			}
+			n = netip.PrefixFrom(a, a.BitLen())
+		}
+		networks = append(networks, n.Masked())
+	}
+	return networks, nil
+}
+
 // logger builds the process logger: text in development, JSON in production,
 // unless LOG_FORMAT says otherwise.
 func (e environment) logger() *slog.Logger {
@@ -175,6 +202,7 @@ func (e environment) logger() *slog.Logger {
 
 // service turns the environment into the components' configuration.
 func (e environment) service() inkwell.Config {
+	proxies, _ := e.trustedProxies()
 	return inkwell.Config{
 		Store: inkwell.StoreConfig{
 			URL:               e.DatabaseURL,
@@ -182,6 +210,7 @@ func (e environment) service() inkwell.Config {
 		},
 		HTTP: httpapi.Config{
 			AppURL:         e.AppURL,
+			TrustedProxies: proxies,
 			RequestTimeout: e.RequestTimeout,
 			BodyLimit:      e.BodyLimitBytes,
 			CORS: cors.Config{

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,6 +166,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"TOKEN_EXPIRATION_MINUTES", "-1"},
 		{"DATABASE_URL", "mysql://x"},
 		{"APP_URL", "example.com"},
+		{"TRUSTED_PROXIES", "10.0.0.0/33"},
+		{"TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"},
 		{"LOG_LEVEL", "loud"},
 		{"REQUEST_TIMEOUT", "soon"},
 		{"REQUEST_TIMEOUT", "10"},
@@ -229,5 +232,20 @@ func TestEnvExampleListsEveryKey(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^` + key + `=`).Match(data) {
 			t.Errorf(".env.example does not document %s", key)
 		}
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	t.Setenv("TRUSTED_PROXIES", "10.1.2.3/8, 127.0.0.1,,::1")
+	e, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range e.service().HTTP.TrustedProxies {
+		got = append(got, n.String())
+	}
+	if want := []string{"10.0.0.0/8", "127.0.0.1/32", "::1/128"}; !slices.Equal(got, want) {
+		t.Errorf("TRUSTED_PROXIES: got %q, want %q", got, want)
 	}
 }

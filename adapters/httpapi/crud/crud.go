@@ -26,9 +26,10 @@ type Deps struct {
 	// RequireToken makes every write (POST, PUT, PATCH, DELETE) need a
 	// bearer token that Authenticate accepts; reads stay open.
 	RequireToken bool
-	// BaseURL prefixes the links of Link and Location headers; empty means
-	// the scheme and host of each request.
-	BaseURL string
+	// BaseURL returns the scheme and host, with no trailing slash, that
+	// prefix the links of a request's Link and Location headers: the
+	// server's public URL, or what it makes of the request's.
+	BaseURL func(c *fiber.Ctx) string
 }
 
 // Mount paths of area B. The users and products routers are mounted twice,
@@ -49,9 +50,11 @@ func Mount(r fiber.Router, d Deps) {
 		}
 		write = requireToken(d.Authenticate)
 	}
-	base := strings.TrimSuffix(d.BaseURL, "/")
-	u := users{people: d.People, base: base}
-	p := products{products: d.Products, base: base}
+	if d.BaseURL == nil {
+		panic("crud: Deps.BaseURL is required")
+	}
+	u := users{people: d.People, base: d.BaseURL}
+	p := products{products: d.Products, base: d.BaseURL}
 
 	for _, m := range usersMounts {
 		r.Get(m, u.list)

@@ -47,7 +47,9 @@ const validToken = "1|valid"
 type options struct {
 	cors         cors.Config
 	requireToken bool
-	baseURL      string
+	// baseURL prefixes Link and Location; empty means the request's scheme
+	// and host.
+	baseURL string
 }
 
 // api is area B as the server mounts it: CORS in front, the routes, and an
@@ -78,7 +80,12 @@ func newAPI(t *testing.T, store ports.Store, opts options) *api {
 		Products:     stack.Services.Products,
 		Authenticate: authenticate,
 		RequireToken: opts.requireToken,
-		BaseURL:      opts.baseURL,
+		BaseURL: func(c *fiber.Ctx) string {
+			if opts.baseURL != "" {
+				return opts.baseURL
+			}
+			return c.BaseURL()
+		},
 	})
 	return &api{t: t, app: f, clock: stack.Clock, store: store}
 }

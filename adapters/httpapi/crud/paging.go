@@ -62,7 +62,6 @@ func lastPage(total, size int) int {
 // setPagingHeaders writes v1's X-Total-Count and a Link header with the
 // first, prev, next and last pages (prev and next only where they exist).
 func setPagingHeaders(c *fiber.Ctx, base string, page, limit, total int) {
-	base = baseURL(c, base)
 	last := lastPage(total, limit)
 	link := func(p int, rel string) string {
 		q := url.Values{"page": {strconv.Itoa(p)}, "limit": {strconv.Itoa(limit)}}
@@ -78,13 +77,4 @@ func setPagingHeaders(c *fiber.Ctx, base string, page, limit, total int) {
 	links = append(links, link(last, "last"))
 	c.Set("X-Total-Count", strconv.Itoa(total))
 	c.Set(fiber.HeaderLink, strings.Join(links, ", "))
-}
-
-// baseURL is the configured base of absolute links, or the request's scheme
-// and host when none is configured.
-func baseURL(c *fiber.Ctx, configured string) string {
-	if configured != "" {
-		return configured
-	}
-	return c.BaseURL()
 }

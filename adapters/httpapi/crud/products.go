@@ -18,7 +18,7 @@ const (
 // products serves area B's products on every products mount.
 type products struct {
 	products ports.Products
-	base     string
+	base     func(c *fiber.Ctx) string
 }
 
 func (p products) list(c *fiber.Ctx) error {
@@ -27,7 +27,7 @@ func (p products) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	setPagingHeaders(c, p.base, page, limit, total)
+	setPagingHeaders(c, p.base(c), page, limit, total)
 	return ok(c, presentProducts(items))
 }
 

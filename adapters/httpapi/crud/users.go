@@ -15,7 +15,7 @@ import (
 // users serves area B's user records on every users mount.
 type users struct {
 	people ports.People
-	base   string
+	base   func(c *fiber.Ctx) string
 }
 
 func (u users) list(c *fiber.Ctx) error {
@@ -24,7 +24,7 @@ func (u users) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	setPagingHeaders(c, u.base, page, limit, total)
+	setPagingHeaders(c, u.base(c), page, limit, total)
 	return ok(c, presentPeople(people))
 }
 
@@ -53,7 +53,7 @@ func (u users) createV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Location(baseURL(c, u.base) + usersV2Mount + "/" + strconv.FormatInt(p.ID, 10))
+	c.Location(u.base(c) + usersV2Mount + "/" + strconv.FormatInt(p.ID, 10))
 	return created(c, presentPerson(p))
 }
 

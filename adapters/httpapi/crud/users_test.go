@@ -303,7 +303,7 @@ func TestUsersPaging(t *testing.T) {
 }
 
 func TestUsersPagingBaseURL(t *testing.T) {
-	a := newAPI(t, stores[0].Open(t), options{baseURL: "https://api.example.org/"})
+	a := newAPI(t, stores[0].Open(t), options{baseURL: "https://api.example.org"})
 	r := a.do("GET", "/users", "", "")
 	if got, want := r.Header.Get("Link"), `<https://api.example.org/users?limit=100&page=1>; rel="first", <https://api.example.org/users?limit=100&page=1>; rel="last"`; got != want {
 		t.Errorf("Link: got %s, want %s", got, want)
