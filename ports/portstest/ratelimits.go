@@ -2,6 +2,8 @@ package portstest
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 
 var rateLimitTests = []storeTest{
 	{"Hit", testRateLimitHit},
+	{"HitConcurrently", testRateLimitHitConcurrently},
 	{"Attempts", testRateLimitAttempts},
 	{"Clear", testRateLimitClear},
 }
@@ -47,6 +50,34 @@ func testRateLimitHit(t *testing.T, st ports.Store) {
 			t.Errorf("%s: RateLimits.Hit: got %d hits, want %d", s.name, hits, s.wantHits)
 		}
 		check(t, s.name+": RateLimits.Hit reset time", reset, s.wantReset)
+	}
+}
+
+// testRateLimitHitConcurrently checks what a limit relies on: hits that
+// race each get a count of their own, so that exactly as many as the limit
+// are at or under it.
+func testRateLimitHitConcurrently(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	const key, n = "login:ann@example.com|192.0.2.1", 20
+	counts := make([]int, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[i], _, errs[i] = st.Repos().RateLimits.Hit(ctx, key, time.Minute, base)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		must(t, "RateLimits.Hit", err)
+	}
+	slices.Sort(counts)
+	for i, c := range counts {
+		if c != i+1 {
+			t.Fatalf("RateLimits.Hit counts of %d concurrent hits: got %v, want 1 to %d, each once", n, counts, n)
+		}
 	}
 }
 
