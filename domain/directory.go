@@ -16,10 +16,10 @@ type Person struct {
 
 // Address is the optional postal address of a Person.
 type Address struct {
-	Street  string `json:"street,omitempty"`
-	City    string `json:"city,omitempty"`
-	Zip     string `json:"zip,omitempty"`
-	Country string `json:"country,omitempty"`
+	Street  string
+	City    string
+	Zip     string
+	Country string
 }
 
 // Product is an area B product record. Prices are kept in cents so that two

@@ -94,21 +94,31 @@ func abilitiesOf(s string) ([]string, error) {
 	return abilities, nil
 }
 
+// addressDocument is how the address column spells an address: lower-case
+// keys, and only the fields the address has.
+type addressDocument struct {
+	Street  string `json:"street,omitempty"`
+	City    string `json:"city,omitempty"`
+	Zip     string `json:"zip,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
 // addressJSON encodes an address for the jsonb column; no address is NULL.
 func addressJSON(a *domain.Address) ([]byte, error) {
 	if a == nil {
 		return nil, nil
 	}
-	return json.Marshal(a)
+	return json.Marshal(addressDocument(*a))
 }
 
 func addressOf(b []byte) (*domain.Address, error) {
 	if b == nil {
 		return nil, nil
 	}
-	var a *domain.Address
-	if err := json.Unmarshal(b, &a); err != nil {
+	var doc *addressDocument
+	if err := json.Unmarshal(b, &doc); err != nil || doc == nil {
 		return nil, err
 	}
-	return a, nil
+	a := domain.Address(*doc)
+	return &a, nil
 }

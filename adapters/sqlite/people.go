@@ -198,10 +198,11 @@ func personOf(row db.Person) (domain.Person, error) {
 		p.Age = &age
 	}
 	if row.Address.Valid {
-		var a domain.Address
-		if err := json.Unmarshal([]byte(row.Address.String), &a); err != nil {
+		var doc addressDocument
+		if err := json.Unmarshal([]byte(row.Address.String), &doc); err != nil {
 			return domain.Person{}, fmt.Errorf("sqlite: person %d: decode address: %w", row.ID, err)
 		}
+		a := domain.Address(doc)
 		p.Address = &a
 	}
 	return p, nil

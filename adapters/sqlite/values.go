@@ -54,12 +54,21 @@ func nullInt(n *int) sql.NullInt64 {
 	return sql.NullInt64{Int64: int64(*n), Valid: true}
 }
 
+// addressDocument is how the address column spells an address: JSON with
+// lower-case keys, and only the fields the address has.
+type addressDocument struct {
+	Street  string `json:"street,omitempty"`
+	City    string `json:"city,omitempty"`
+	Zip     string `json:"zip,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
 // addressJSON keeps the address as JSON text, and no address as NULL.
 func addressJSON(a *domain.Address) (sql.NullString, error) {
 	if a == nil {
 		return sql.NullString{}, nil
 	}
-	b, err := json.Marshal(a)
+	b, err := json.Marshal(addressDocument(*a))
 	if err != nil {
 		return sql.NullString{}, fmt.Errorf("encode address: %w", err)
 	}

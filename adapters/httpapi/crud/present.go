@@ -21,13 +21,30 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 // personView is the representation of an area B user. Age and address are
 // null when the record has none.
 type personView struct {
-	ID        int64           `json:"id"`
-	Name      string          `json:"name"`
-	Email     string          `json:"email"`
-	Age       *int            `json:"age"`
-	Address   *domain.Address `json:"address"`
-	CreatedAt string          `json:"created_at"`
-	UpdatedAt string          `json:"updated_at"`
+	ID        int64        `json:"id"`
+	Name      string       `json:"name"`
+	Email     string       `json:"email"`
+	Age       *int         `json:"age"`
+	Address   *addressView `json:"address"`
+	CreatedAt string       `json:"created_at"`
+	UpdatedAt string       `json:"updated_at"`
+}
+
+// addressView is the representation of a user's address: the fields it
+// has, and none of those it lacks.
+type addressView struct {
+	Street  string `json:"street,omitempty"`
+	City    string `json:"city,omitempty"`
+	Zip     string `json:"zip,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
+func presentAddress(a *domain.Address) *addressView {
+	if a == nil {
+		return nil
+	}
+	v := addressView(*a)
+	return &v
 }
 
 func presentPerson(p domain.Person) personView {
@@ -36,7 +53,7 @@ func presentPerson(p domain.Person) personView {
 		Name:      p.Name,
 		Email:     p.Email,
 		Age:       p.Age,
-		Address:   p.Address,
+		Address:   presentAddress(p.Address),
 		CreatedAt: formatTime(p.CreatedAt),
 		UpdatedAt: formatTime(p.UpdatedAt),
 	}
