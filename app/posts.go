@@ -251,7 +251,7 @@ func (p *Posts) removeFile(ctx context.Context, path string) {
 }
 
 // checkTags reports every id among ids that names no tag, as Laravel's
-// exists rule does ("The selected tags.1 is invalid."), and otherwise
+// exists rule does (tags.1 breaks "exists"), and otherwise
 // returns the distinct tags in the order Tags.OfPosts gives them.
 func checkTags(ctx context.Context, r ports.Repos, ids []int64) ([]domain.Tag, error) {
 	if len(ids) == 0 {
@@ -265,15 +265,14 @@ func checkTags(ctx context.Context, r ports.Repos, ids []int64) ([]domain.Tag, e
 	for _, t := range found {
 		exists[t.ID] = true
 	}
-	fields := map[string][]string{}
+	var missing []domain.Violation
 	for i, id := range ids {
 		if !exists[id] {
-			key := fmt.Sprintf("tags.%d", i)
-			fields[key] = []string{fmt.Sprintf("The selected %s is invalid.", key)}
+			missing = append(missing, domain.Violation{Field: fmt.Sprintf("tags.%d", i), Rule: domain.RuleExists})
 		}
 	}
-	if len(fields) > 0 {
-		return nil, &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: "Validation failed.", Fields: fields}
+	if missing != nil {
+		return nil, domain.InvalidFields(missing...)
 	}
 	slices.SortFunc(found, ports.TagOrder)
 	return found, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -90,7 +91,7 @@ func TestPostViews(t *testing.T) {
 
 			_, err = w.posts.Create(ctx, ann, ports.PostInput{Title: "Unknown tag", Body: "b", Status: domain.StatusPublished, TagIDs: []int64{alpha, 987654}})
 			var de *domain.Error
-			if !errors.As(err, &de) || de.Kind != domain.Invalid || de.Fields["tags.1"] == nil {
+			if !errors.As(err, &de) || de.Kind != domain.Invalid || !slices.Equal(de.Rules("tags.1"), []domain.Rule{domain.RuleExists}) {
 				t.Errorf("Create with an unknown tag: got %v, want an invalid tags.1", err)
 			}
 		})

@@ -30,13 +30,6 @@ func NewProfile(store ports.Store, hasher ports.PasswordHasher, secrets ports.Se
 
 var _ ports.Profile = (*Profile)(nil)
 
-// wrongPassword is the failure of Laravel's current_password rule.
-func wrongPassword() error {
-	e := *domain.ErrPasswordMismatch
-	e.Fields = map[string][]string{"current_password": {e.Message}}
-	return &e
-}
-
 // Update implements ports.Profile. The current password is checked against
 // the hash the actor was authenticated with, and the transaction makes sure
 // that hash is still the stored one, so that a password changed meanwhile
@@ -66,7 +59,7 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 			return err
 		}
 		if guarded && u.PasswordHash != before.PasswordHash {
-			return wrongPassword()
+			return domain.ErrPasswordMismatch
 		}
 		changed := hash != ""
 		if in.Name.Set && in.Name.Value != u.Name {
@@ -164,7 +157,7 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 			return err
 		}
 		if u.PasswordHash != actor.User.PasswordHash {
-			return wrongPassword()
+			return domain.ErrPasswordMismatch
 		}
 		if files, err = r.Posts.ImagePathsByAuthor(ctx, u.ID); err != nil {
 			return err
@@ -191,7 +184,7 @@ func (p *Profile) checkPassword(u domain.User, password string) error {
 		return fmt.Errorf("check current password: %w", err)
 	}
 	if !ok {
-		return wrongPassword()
+		return domain.ErrPasswordMismatch
 	}
 	return nil
 }

@@ -134,11 +134,11 @@ func (w *accountWorld) sessionActor(t *testing.T, email string) (domain.Actor, s
 }
 
 // checkCurrentPassword checks that err is the invalid current_password
-// field with Laravel's message.
+// field, which broke Laravel's current_password rule.
 func checkCurrentPassword(t *testing.T, what string, err error) {
 	t.Helper()
 	de, ok := domain.AsError(err)
-	if !ok || de.Kind != domain.Invalid || !slices.Equal(de.Fields["current_password"], []string{"The password is incorrect."}) {
+	if !ok || de.Kind != domain.Invalid || !slices.Equal(de.Rules("current_password"), []domain.Rule{domain.RuleCurrentPassword}) {
 		t.Errorf("%s: got %v, want the invalid field current_password", what, err)
 	}
 }

@@ -36,4 +36,4 @@ type Product struct {
 }
 
 // ErrSKUTaken is the conflict of two products with one SKU.
-var ErrSKUTaken = &Error{Kind: Conflict, Code: "sku_taken", Message: "SKU already exists"}
+var ErrSKUTaken = &Error{Kind: Conflict, Code: "sku_taken", Fields: []Violation{{"sku", RuleUnique}}}

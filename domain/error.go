@@ -5,7 +5,6 @@ package domain
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
@@ -34,38 +33,43 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
-// Error is the error type of the domain. Code is a stable machine-readable
-// identifier (for example "email_taken"), Message a text safe to show a client,
-// and Fields the per-field messages of a validation failure, in the order the
-// rules were checked.
+// Error is the error type of the domain. Kind classifies it and Code is its
+// stable, machine-readable identity ("email_taken"); neither is a sentence,
+// because wording is the business of each HTTP area, which keeps a table of
+// its own. Fields lists the rules a validation failure broke, field by field
+// in the order they were checked, so that an area which shows only the
+// first failure shows the one checked first.
 type Error struct {
-	Kind    Kind
-	Code    string
-	Message string
-	Fields  map[string][]string
+	Kind   Kind
+	Code   string
+	Fields []Violation
 	// RetryAfter tells a TooManyRequests caller when to try again.
 	RetryAfter time.Duration
 }
 
+// Error describes e for logs: its kind, its code and its broken rules.
 func (e *Error) Error() string {
-	if len(e.Fields) == 0 {
-		return e.Kind.String() + ": " + e.Message
-	}
-	keys := make([]string, 0, len(e.Fields))
-	for k := range e.Fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	b.WriteString(e.Kind.String() + ": " + e.Message)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "; %s: %s", k, strings.Join(e.Fields[k], " "))
+	b.WriteString(e.Kind.String() + ": " + e.Code)
+	for _, v := range e.Fields {
+		fmt.Fprintf(&b, "; %s: %s", v.Field, v.Rule)
 	}
 	return b.String()
 }
 
+// Rules returns the rules field broke, in the order they were checked.
+func (e *Error) Rules(field string) []Rule {
+	var rules []Rule
+	for _, v := range e.Fields {
+		if v.Field == field {
+			rules = append(rules, v.Rule)
+		}
+	}
+	return rules
+}
+
 // Is makes errors.Is match two domain errors by Kind and Code, so a sentinel
-// matches a copy that carries different fields or a different message.
+// matches a copy that carries different fields or a different retry time.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok {
@@ -91,22 +95,36 @@ func AsError(err error) (*Error, bool) {
 	return de, ok
 }
 
-// InvalidField builds a validation error for a single field.
-func InvalidField(field, message string) *Error {
-	return &Error{Kind: Invalid, Code: "invalid", Message: "Validation failed.", Fields: map[string][]string{field: {message}}}
+// CodeInvalid is the Code of a validation failure that no sentinel names.
+const CodeInvalid = "invalid"
+
+// InvalidField builds a validation error of one field that broke rules.
+func InvalidField(field string, rules ...Rule) *Error {
+	vs := make([]Violation, len(rules))
+	for i, r := range rules {
+		vs[i] = Violation{Field: field, Rule: r}
+	}
+	return InvalidFields(vs...)
+}
+
+// InvalidFields builds a validation error of the violations, in their order.
+func InvalidFields(vs ...Violation) *Error {
+	return &Error{Kind: Invalid, Code: CodeInvalid, Fields: vs}
 }
 
 // Sentinels. Callers wrap them with context (fmt.Errorf("...: %w", err)) and
-// match them with errors.Is.
+// match them with errors.Is. A conflict that a field's value caused names
+// the field and the unique rule, so that an area reporting uniqueness as a
+// validation failure, as Laravel does, knows where.
 var (
-	ErrNotFound         = &Error{Kind: NotFound, Code: "not_found", Message: "Resource not found."}
-	ErrConflict         = &Error{Kind: Conflict, Code: "conflict", Message: "The record conflicts with an existing one."}
-	ErrEmailTaken       = &Error{Kind: Conflict, Code: "email_taken", Message: "The email has already been taken."}
-	ErrUnauthenticated  = &Error{Kind: Unauthenticated, Code: "unauthenticated", Message: "Unauthenticated."}
-	ErrForbidden        = &Error{Kind: Forbidden, Code: "forbidden", Message: "This action is unauthorized."}
-	ErrInvalidAbility   = &Error{Kind: Forbidden, Code: "invalid_ability", Message: "Invalid ability provided."}
-	ErrBadCredentials   = &Error{Kind: Invalid, Code: "bad_credentials", Message: "Validation failed.", Fields: map[string][]string{"email": {"The provided credentials are incorrect."}}}
-	ErrTooManyAttempts  = &Error{Kind: TooManyRequests, Code: "too_many_attempts", Message: "Too Many Attempts."}
-	ErrUnavailable      = &Error{Kind: Unavailable, Code: "unavailable", Message: "Service Unavailable"}
-	ErrPasswordMismatch = &Error{Kind: Invalid, Code: "password_mismatch", Message: "The password is incorrect."}
+	ErrNotFound         = &Error{Kind: NotFound, Code: "not_found"}
+	ErrConflict         = &Error{Kind: Conflict, Code: "conflict"}
+	ErrEmailTaken       = &Error{Kind: Conflict, Code: "email_taken", Fields: []Violation{{"email", RuleUnique}}}
+	ErrUnauthenticated  = &Error{Kind: Unauthenticated, Code: "unauthenticated"}
+	ErrForbidden        = &Error{Kind: Forbidden, Code: "forbidden"}
+	ErrInvalidAbility   = &Error{Kind: Forbidden, Code: "invalid_ability"}
+	ErrBadCredentials   = &Error{Kind: Invalid, Code: "bad_credentials", Fields: []Violation{{"email", RuleCredentials}}}
+	ErrTooManyAttempts  = &Error{Kind: TooManyRequests, Code: "too_many_attempts"}
+	ErrUnavailable      = &Error{Kind: Unavailable, Code: "unavailable"}
+	ErrPasswordMismatch = &Error{Kind: Invalid, Code: "password_mismatch", Fields: []Violation{{"current_password", RuleCurrentPassword}}}
 )

@@ -17,7 +17,7 @@ const (
 	StatusPublished PostStatus = "published"
 )
 
-// Statuses lists every status, in the order validation messages name them.
+// Statuses lists every status, in the order the in rule names them.
 var Statuses = []string{string(StatusDraft), string(StatusPublished)}
 
 // transitions is the table of allowed status changes. Staying put is always
@@ -28,13 +28,14 @@ var transitions = map[PostStatus][]PostStatus{
 	StatusPublished: {StatusDraft},
 }
 
-// ErrInvalidTransition is returned when a post can't move to a status.
-var ErrInvalidTransition = &Error{Kind: Invalid, Code: "invalid_transition", Message: "Validation failed.",
-	Fields: map[string][]string{"status": {"The selected status is invalid."}}}
+// ErrInvalidTransition is returned when a post can't move to a status: the
+// status is not among those the post may take.
+var ErrInvalidTransition = &Error{Kind: Invalid, Code: "invalid_transition",
+	Fields: []Violation{{"status", RuleOf(RuleIn, Statuses...)}}}
 
 // ErrSlugTaken is the conflict of two posts with one slug; the use case
 // picks another and tries again.
-var ErrSlugTaken = &Error{Kind: Conflict, Code: "slug_taken", Message: "The slug has already been taken."}
+var ErrSlugTaken = &Error{Kind: Conflict, Code: "slug_taken"}
 
 // ExcerptLength is how many characters of the body an excerpt keeps.
 const ExcerptLength = 150
@@ -267,4 +268,4 @@ var asciiFold = func() map[rune]string {
 }()
 
 // ErrCannotCreatePosts refuses post creation to a token without posts:write.
-var ErrCannotCreatePosts = &Error{Kind: Forbidden, Code: "cannot_create_posts", Message: "This token does not have permission to create posts."}
+var ErrCannotCreatePosts = &Error{Kind: Forbidden, Code: "cannot_create_posts"}

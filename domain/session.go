@@ -29,4 +29,4 @@ func (s Session) NeedsTouch(now time.Time) bool {
 
 // ErrCSRFMismatch refuses an unsafe request of a session whose X-XSRF-TOKEN
 // header is missing or wrong.
-var ErrCSRFMismatch = &Error{Kind: Forbidden, Code: "csrf_mismatch", Message: "CSRF token mismatch."}
+var ErrCSRFMismatch = &Error{Kind: Forbidden, Code: "csrf_mismatch"}

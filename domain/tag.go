@@ -17,4 +17,4 @@ func NewTag(name string, now time.Time) Tag {
 }
 
 // ErrTagTaken is the conflict of two tags with one name.
-var ErrTagTaken = &Error{Kind: Conflict, Code: "tag_taken", Message: "The name has already been taken."}
+var ErrTagTaken = &Error{Kind: Conflict, Code: "tag_taken", Fields: []Violation{{"name", RuleUnique}}}

@@ -48,7 +48,7 @@ type StoredFile struct {
 // ErrBadFilePath is the error of a directory, extension or path a FileStore
 // refuses: one that could leave the store's root or that names something
 // Save never makes.
-var ErrBadFilePath = &domain.Error{Kind: domain.Invalid, Code: "bad_file_path", Message: "The file path is not valid."}
+var ErrBadFilePath = &domain.Error{Kind: domain.Invalid, Code: "bad_file_path"}
 
 // ValidFileName reports whether FileStore.Save accepts dir and ext: dir one
 // segment of letters, digits, "-" and "_", ext a dot followed by letters or

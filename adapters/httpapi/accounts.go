@@ -21,7 +21,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	in := ports.RegisterInput{
 		Name:     v.String("name", validate.Required, validate.Max(255)),
 		Email:    v.String("email", validate.Required, validate.Email, validate.Max(255)),
@@ -56,7 +56,7 @@ func (s *Server) loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
 	if err != nil {
 		return ports.LoginInput{}, err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	in := ports.LoginInput{
 		Email:    v.String("email", validate.Required, validate.Email),
 		Password: v.String("password", validate.Required, validate.NoTrim),

@@ -18,7 +18,7 @@ func commentBody(c *fiber.Ctx) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v := validate.New(raw, validate.Laravel)
+	v := validate.New(raw)
 	body := v.String("body", validate.Required, validate.Max(maxCommentLength))
 	return body, v.Err()
 }

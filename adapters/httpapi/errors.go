@@ -24,7 +24,7 @@ var kindStatus = map[domain.Kind]int{
 	domain.Unauthenticated: http.StatusUnauthorized,
 	domain.Forbidden:       http.StatusForbidden,
 	domain.NotFound:        http.StatusNotFound,
-	domain.Conflict:        http.StatusUnprocessableEntity,
+	domain.Conflict:        http.StatusConflict,
 	domain.TooManyRequests: http.StatusTooManyRequests,
 	domain.Unavailable:     http.StatusServiceUnavailable,
 	domain.Internal:        http.StatusInternalServerError,
@@ -41,11 +41,31 @@ var codeStatus = map[string]int{
 // name for.
 const statusCSRFMismatch = 419
 
-// conflictField names the request field a conflict is reported on: area A
-// reports uniqueness as a validation failure, as Laravel's unique rule does.
-var conflictField = map[string]string{
-	domain.ErrEmailTaken.Code: "email",
-	domain.ErrTagTaken.Code:   "name",
+// codeMessage is area A's message for each domain error code that is not a
+// validation failure; errors of other codes take their kind's message.
+var codeMessage = map[string]string{
+	domain.ErrNotFound.Code:          "Resource not found.",
+	domain.ErrConflict.Code:          "The record conflicts with an existing one.",
+	domain.ErrSlugTaken.Code:         "The slug has already been taken.",
+	domain.ErrUnauthenticated.Code:   "Unauthenticated.",
+	domain.ErrForbidden.Code:         "This action is unauthorized.",
+	domain.ErrInvalidAbility.Code:    "Invalid ability provided.",
+	domain.ErrCannotCreatePosts.Code: "This token does not have permission to create posts.",
+	domain.ErrCSRFMismatch.Code:      "CSRF token mismatch.",
+	domain.ErrTooManyAttempts.Code:   "Too Many Attempts.",
+}
+
+// kindMessage is area A's message for a domain error whose code
+// codeMessage does not name.
+var kindMessage = map[domain.Kind]string{
+	domain.Invalid:         "Validation failed.",
+	domain.Unauthenticated: "Unauthenticated.",
+	domain.Forbidden:       "This action is unauthorized.",
+	domain.NotFound:        "Resource not found.",
+	domain.Conflict:        "The record conflicts with an existing one.",
+	domain.TooManyRequests: "Too Many Attempts.",
+	domain.Unavailable:     "Service Unavailable",
+	domain.Internal:        "Internal Server Error",
 }
 
 // statusMessage is area A's message for HTTP-level errors, keyed by status.
@@ -91,24 +111,29 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		logFault(c, log, err)
 		return sendJSON(c, http.StatusInternalServerError, errorBody{Message: statusMessage[http.StatusInternalServerError]})
 	}
+	msg, ok := codeMessage[de.Code]
+	if !ok {
+		msg = kindMessage[de.Kind]
+	}
 	if errors.Is(de, domain.ErrCannotCreatePosts) {
 		// The specification shows this refusal as the controller's own
 		// response: a message and nothing else.
-		return sendJSON(c, http.StatusForbidden, message{de.Message})
+		return sendJSON(c, http.StatusForbidden, message{msg})
 	}
 	status := kindStatus[de.Kind]
 	if st, ok := codeStatus[de.Code]; ok {
 		status = st
 	}
-	body := errorBody{Message: de.Message, Errors: de.Fields}
+	body := errorBody{Message: msg}
 	switch de.Kind {
 	case domain.Invalid:
-		body.Message = "Validation failed."
+		body.Message, body.Errors = kindMessage[domain.Invalid], laravelFields(de.Fields)
 	case domain.Conflict:
-		body.Message = "Validation failed."
-		body.Errors = map[string][]string{conflictField[de.Code]: {de.Message}}
-		if conflictField[de.Code] == "" {
-			status, body = http.StatusConflict, errorBody{Message: de.Message}
+		// Area A reports a conflict that a field's value caused as a
+		// validation failure of that field, as Laravel's unique rule does.
+		if len(de.Fields) > 0 {
+			status = kindStatus[domain.Invalid]
+			body.Message, body.Errors = kindMessage[domain.Invalid], laravelFields(de.Fields)
 		}
 	case domain.TooManyRequests:
 		secs := int(de.RetryAfter.Seconds() + 0.999)
@@ -119,7 +144,6 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 	case domain.Internal:
 		logFault(c, log, err)
 		body.Message = statusMessage[http.StatusInternalServerError]
-		body.Errors = nil
 	}
 	return sendJSON(c, status, body)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -33,6 +34,10 @@ const maxImageSide = 10000
 // imageExt maps the formats image.DecodeConfig and webpSize name to the
 // extension a stored image gets. Only these formats are accepted.
 var imageExt = map[string]string{"jpeg": ".jpg", "png": ".png", "gif": ".gif", "webp": ".webp"}
+
+// imageMimes is the rule of the accepted formats, named as Laravel's mimes
+// rule names them.
+var imageMimes = domain.RuleOf(domain.RuleMimes, "jpeg", "png", "gif", "webp")
 
 // imageRule is what one image field of a request accepts.
 type imageRule struct {
@@ -51,7 +56,7 @@ var (
 // imageField checks rule's field of a request body as the Laravel rules
 // "nullable|image|mimes:jpeg,png,gif,webp|max:<maxKB>|dimensions:max_width=10000,max_height=10000"
 // would ("required" in place of "nullable" for a required field), recording
-// failures on v with Laravel's messages, and returns the image to store,
+// failures on v with Laravel's rules, and returns the image to store,
 // nil when none was sent or it failed. Whether a file is an image is
 // decided by decoding its header, never by its name or declared type; only
 // the header is decoded, so the pixel limits hold before anything allocates
@@ -64,13 +69,13 @@ func imageField(v *validate.Validator, body map[string]any, rule imageRule) (*po
 	// A blank form value is what a browser sends for an empty file input.
 	if !present || raw == nil || (isText && !v.Filled(name)) {
 		if rule.required {
-			v.Fail(name, "The "+name+" field is required.")
+			v.Fail(name, domain.RuleRequired)
 		}
 		return nil, nil
 	}
 	notImage := func() {
-		v.Fail(name, "The "+name+" field must be an image.")
-		v.Fail(name, "The "+name+" field must be a file of type: jpeg, png, gif, webp.")
+		v.Fail(name, domain.RuleImage)
+		v.Fail(name, imageMimes)
 	}
 	fh, ok := raw.(*multipart.FileHeader)
 	if !ok {
@@ -87,11 +92,11 @@ func imageField(v *validate.Validator, body map[string]any, rule imageRule) (*po
 		notImage()
 	}
 	if len(data) > rule.maxKB*1024 {
-		v.Fail(name, fmt.Sprintf("The %s field must not be greater than %d kilobytes.", name, rule.maxKB))
+		v.Fail(name, domain.RuleN(domain.RuleMaxKilobytes, int64(rule.maxKB)))
 		good = false
 	}
 	if known && (cfg.Width > maxImageSide || cfg.Height > maxImageSide) {
-		v.Fail(name, "The "+name+" field has invalid image dimensions.")
+		v.Fail(name, domain.RuleDimensions)
 		good = false
 	}
 	if !good {

@@ -24,7 +24,7 @@ func pageParams(c *fiber.Ctx) (page, perPage int, err error) {
 	if v := c.Query("per_page"); v != "" {
 		query["per_page"] = v
 	}
-	v := validate.New(query, validate.Laravel)
+	v := validate.New(query)
 	n := v.Int("per_page", validate.Min(1))
 	if err := v.Err(); err != nil {
 		return 0, 0, err

@@ -111,7 +111,7 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 			query[k] = v
 		}
 	}
-	v := validate.New(query, validate.Laravel)
+	v := validate.New(query)
 	f := ports.PostFilter{
 		Viewer: viewerOf(c),
 		Search: v.String("search"),
@@ -123,7 +123,7 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 // postInput validates a new post, sent as JSON or as a multipart form.
 // Whether the tags exist is the use case's check.
 func postInput(body map[string]any) (ports.PostInput, error) {
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	in := ports.PostInput{
 		Title:  v.String("title", validate.Required, validate.Max(255)),
 		Body:   v.String("body", validate.Required),
@@ -143,7 +143,7 @@ func postInput(body map[string]any) (ports.PostInput, error) {
 // are not this route's business and are ignored. An image replaces the
 // stored one; otherwise remove_image=true clears it.
 func postPatch(body map[string]any) (ports.PostPatch, error) {
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	var p ports.PostPatch
 	if v.Has("title") {
 		p.Title = ports.Some(v.String("title", validate.Required, validate.Max(255)))
@@ -172,7 +172,7 @@ func postPatch(body map[string]any) (ports.PostPatch, error) {
 // one request, so that every failure is reported at once. Any other error
 // is returned as it is.
 func joinInvalid(errs ...error) error {
-	var out *domain.Error
+	var all []domain.Violation
 	for _, err := range errs {
 		if err == nil {
 			continue
@@ -181,15 +181,10 @@ func joinInvalid(errs ...error) error {
 		if !ok || de.Kind != domain.Invalid {
 			return err
 		}
-		if out == nil {
-			out = &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: "Validation failed.", Fields: map[string][]string{}}
-		}
-		for k, msgs := range de.Fields {
-			out.Fields[k] = append(out.Fields[k], msgs...)
-		}
+		all = append(all, de.Fields...)
 	}
-	if out == nil {
+	if all == nil {
 		return nil
 	}
-	return out
+	return domain.InvalidFields(all...)
 }

@@ -72,7 +72,7 @@ func postListQuery(c *fiber.Ctx) (cursorQuery, error) {
 			query[k] = v
 		}
 	}
-	v := validate.New(query, validate.Laravel)
+	v := validate.New(query)
 	q := cursorQuery{filter: f, limit: defaultPerPage}
 	q.filter.TagSlug = v.String("tag")
 	if author := v.Int("author", validate.Min(1)); author != nil {
@@ -140,7 +140,7 @@ func postPatchV2(c *fiber.Ctx) (ports.PostPatch, error) {
 		return ports.PostPatch{}, err
 	}
 	p, patchErr := postPatch(body)
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	if v.Has("tags") {
 		ids := v.Ints("tags", validate.Nullable, validate.MaxItems(maxPostTags))
 		if ids == nil {

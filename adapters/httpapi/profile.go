@@ -45,7 +45,7 @@ func (s *Server) updateAvatar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	img, err := imageField(v, body, avatarImage)
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (s *Server) deleteAccount(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	password := v.String("current_password", validate.Required, validate.NoTrim)
 	if err := v.Err(); err != nil {
 		return err
@@ -92,7 +92,7 @@ func profileInput(c *fiber.Ctx, u domain.User) (ports.ProfileInput, error) {
 	if err != nil {
 		return ports.ProfileInput{}, err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	var in ports.ProfileInput
 	if v.Has("name") {
 		in.Name = ports.Some(v.String("name", validate.Required, validate.Max(255)))

@@ -25,7 +25,7 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	name := v.String("name", validate.Required, validate.Max(maxTagName))
 	if err := v.Err(); err != nil {
 		return err

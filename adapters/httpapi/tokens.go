@@ -31,7 +31,7 @@ func (s *Server) createToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	in := ports.TokenInput{
 		Name:      v.String("name", validate.Required, validate.Max(255)),
 		Abilities: v.Strings("abilities", validate.MaxItems(50), validate.Max(255)),

@@ -131,7 +131,7 @@ func personOrder(keys []ports.SortKey) (func(a, b domain.Person) int, error) {
 	for i, k := range keys {
 		f, ok := personCompare[k.Field]
 		if !ok {
-			return nil, fmt.Errorf("memory: list people: %w", domain.InvalidField("sort", "The selected sort is invalid."))
+			return nil, fmt.Errorf("memory: list people: %w", domain.InvalidField("sort", domain.RuleOf(domain.RuleIn, ports.PersonFields...)))
 		}
 		if k.Desc {
 			fields[i] = func(a, b domain.Person) int { return f(b, a) }

@@ -174,7 +174,7 @@ func personOrderBy(sort []ports.SortKey) (string, error) {
 	for _, k := range sort {
 		col, ok := personSortColumns[k.Field]
 		if !ok {
-			return "", domain.InvalidField("sort", "The selected sort is invalid.")
+			return "", domain.InvalidField("sort", domain.RuleOf(domain.RuleIn, ports.PersonFields...))
 		}
 		dir := " ASC NULLS LAST"
 		if k.Desc {

@@ -159,7 +159,7 @@ func personOrderBy(keys []ports.SortKey) (string, error) {
 		col, ok := personSortColumns[k.Field]
 		if !ok {
 			return "", fmt.Errorf("sqlite: list people: %w",
-				domain.InvalidField("sort", fmt.Sprintf("The sort field %q is not supported.", k.Field)))
+				domain.InvalidField("sort", domain.RuleOf(domain.RuleIn, ports.PersonFields...)))
 		}
 		if seen[col] {
 			continue // a later key on the same column can no longer change the order

@@ -49,8 +49,7 @@ var tagCountWeights = [MaxTagsPerPost + 1]float64{0.10, 0.25, 0.30, 0.20, 0.15}
 // ErrNotEmpty is what a store answers when asked to seed content tables that
 // already hold rows: the generated e-mails and slugs would collide with
 // earlier ones, and a benchmark's figures would mean nothing.
-var ErrNotEmpty = &domain.Error{Kind: domain.Conflict, Code: "seed_not_empty",
-	Message: "the store already holds users, tags, posts or comments; seed a fresh database"}
+var ErrNotEmpty = &domain.Error{Kind: domain.Conflict, Code: "seed_not_empty"}
 
 // Plan describes the data to generate.
 type Plan struct {

@@ -13,13 +13,21 @@ import (
 
 // Errors of the HTTP layer itself, met before any use case runs.
 var (
-	errMalformedJSON = &domain.Error{Kind: domain.Invalid, Code: "malformed_json", Message: "Malformed JSON body."}
-	errNotAnObject   = &domain.Error{Kind: domain.Invalid, Code: "not_an_object", Message: "Request body must be a JSON object."}
+	errMalformedJSON = &domain.Error{Kind: domain.Invalid, Code: "malformed_json"}
+	errNotAnObject   = &domain.Error{Kind: domain.Invalid, Code: "not_an_object"}
 	// errUnsupportedContent answers a body in a type area B does not read.
 	// It is a 400, not a 415: Express leaves such a body unparsed and its
 	// validation then fails with a 400, and area A answers 400 as well.
-	errUnsupportedContent = &domain.Error{Kind: domain.Invalid, Code: "unsupported_content_type", Message: "Unsupported content type."}
+	errUnsupportedContent = &domain.Error{Kind: domain.Invalid, Code: "unsupported_content_type"}
 )
+
+// bodyMessage is the envelope message of each refusal of a body that could
+// not be read, before any field was checked.
+var bodyMessage = map[string]string{
+	errMalformedJSON.Code:      "Malformed JSON body.",
+	errNotAnObject.Code:        "Request body must be a JSON object.",
+	errUnsupportedContent.Code: "Unsupported content type.",
+}
 
 // kindStatus is area B's table from error kind to status.
 var kindStatus = map[domain.Kind]int{
@@ -68,10 +76,10 @@ type envelope struct {
 }
 
 // RenderError writes err as an area B error envelope: success false, data
-// null and a message from one table keyed by the error's kind (or a
-// *fiber.Error's status). The messages of validation failures and of the HTTP
-// layer's own refusals are shown as they are; every other text is the table's,
-// so no internal detail reaches the client. Logging faults is the caller's
+// null and a message from this package's tables: the first broken rule of a
+// validation failure, the refusal of an unreadable body, a conflict's own
+// message, or else the message of the status the error's kind (or a
+// *fiber.Error's status) maps to, so no internal detail reaches the client. Logging faults is the caller's
 // concern.
 func RenderError(c *fiber.Ctx, err error) error {
 	status, msg := classify(c.Path(), err)
@@ -131,10 +139,14 @@ func messageOf(status int) string {
 }
 
 // invalidMessage is the envelope message of a validation failure: the first
-// broken rule, as "email must be a valid email address".
+// broken rule, as "email must be a valid email address", or the refusal of
+// an unreadable body.
 func invalidMessage(de *domain.Error) string {
-	if de.Message == "" {
-		return statusMessage[http.StatusBadRequest]
+	if len(de.Fields) > 0 {
+		return plainMessage(de.Fields[0])
 	}
-	return de.Message
+	if m, ok := bodyMessage[de.Code]; ok {
+		return m
+	}
+	return statusMessage[http.StatusBadRequest]
 }

@@ -26,8 +26,8 @@ func TestRenderError(t *testing.T) {
 		wantMessage string
 		wantHeader  [2]string
 	}{
-		{"validation", "/users", &domain.Error{Kind: domain.Invalid, Message: "name is required", Fields: map[string][]string{"name": {"name is required"}}}, 400, "name is required", [2]string{}},
-		{"invalid without message", "/users", &domain.Error{Kind: domain.Invalid}, 400, "Bad Request", [2]string{}},
+		{"validation", "/users", domain.InvalidField("name", domain.RuleRequired, domain.RuleN(domain.RuleMax, 255)), 400, "name is required", [2]string{}},
+		{"invalid without fields", "/users", &domain.Error{Kind: domain.Invalid}, 400, "Bad Request", [2]string{}},
 		{"user not found", "/users/7", fmt.Errorf("get person 7: %w", domain.ErrNotFound), 404, "User not found", [2]string{}},
 		{"v1 user not found", "/api/v1/users/7", domain.ErrNotFound, 404, "User not found", [2]string{}},
 		{"v2 user not found", "/api/v2/users/7", domain.ErrNotFound, 404, "User not found", [2]string{}},
@@ -40,10 +40,10 @@ func TestRenderError(t *testing.T) {
 		{"unauthenticated", "/users", domain.ErrUnauthenticated, 401, "Unauthorized", [2]string{"WWW-Authenticate", "Bearer"}},
 		{"forbidden", "/users", domain.ErrForbidden, 403, "Forbidden", [2]string{}},
 		{"throttled", "/users", &domain.Error{Kind: domain.TooManyRequests, RetryAfter: 1500 * time.Millisecond}, 429, "Too Many Requests", [2]string{"Retry-After", "2"}},
-		{"store down", "/users", fmt.Errorf("list people: %w", &domain.Error{Kind: domain.Unavailable, Message: secret}), 503, "Service Unavailable", [2]string{}},
+		{"store down", "/users", fmt.Errorf("list people: %w", &domain.Error{Kind: domain.Unavailable, Code: secret}), 503, "Service Unavailable", [2]string{}},
 		{"deadline", "/users", fmt.Errorf("query: %w", context.DeadlineExceeded), 503, "Service Unavailable", [2]string{}},
 		{"plain error", "/users", errors.New(secret), 500, "Internal Error", [2]string{}},
-		{"internal domain error", "/users", &domain.Error{Message: secret}, 500, "Internal Error", [2]string{}},
+		{"internal domain error", "/users", &domain.Error{Code: secret}, 500, "Internal Error", [2]string{}},
 		{"fiber 5xx", "/users", fiber.NewError(502, secret), 502, "Internal Error", [2]string{}},
 		{"fiber 500", "/users", fiber.ErrInternalServerError, 500, "Internal Error", [2]string{}},
 		{"body too large", "/users", fiber.ErrRequestEntityTooLarge, 413, "Payload Too Large", [2]string{}},

@@ -90,7 +90,7 @@ func (p products) delete(c *fiber.Ctx) error {
 // replacement. The description is kept as sent, white space included. A
 // blank SKU is no SKU, so that any number of products may have none.
 func productInput(body map[string]any) (ports.ProductInput, error) {
-	v := validate.New(body, validate.Plain)
+	v := validate.New(body)
 	in := ports.ProductInput{Name: v.String("name", validate.Required, validate.Max(255))}
 	if cents := v.Cents("price", validate.Required, validate.Max(maxPrice)); cents != nil {
 		in.PriceCents = *cents

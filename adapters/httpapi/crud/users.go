@@ -127,7 +127,7 @@ func (u users) delete(c *fiber.Ctx) error {
 // personPatch validates a user body; a partial one checks only the fields
 // it carries. Null (or a blank form value) clears age and address.
 func personPatch(body map[string]any, partial bool) (ports.PersonPatch, error) {
-	v := validate.New(body, validate.Plain)
+	v := validate.New(body)
 	wants := func(field string) bool { return !partial || v.Has(field) }
 	var p ports.PersonPatch
 	if wants("name") {
@@ -178,7 +178,7 @@ func intPtr(n *int64) *int {
 // personQuery reads the v2 list's page, per_page, q and sort parameters.
 func personQuery(c *fiber.Ctx) (ports.PersonQuery, error) {
 	page, perPage := positive(c, "page", 1, maxPage), positive(c, "per_page", defaultPerPage, maxPerPage)
-	v := validate.New(map[string]any{"q": c.Query("q")}, validate.Plain)
+	v := validate.New(map[string]any{"q": c.Query("q")})
 	q := v.String("q", validate.Nullable, validate.Max(255))
 	sort := sortKeys(v, c.Query("sort"))
 	return ports.PersonQuery{Search: q, Sort: sort, Page: pageOf(page, perPage)}, v.Err()
@@ -195,7 +195,7 @@ func sortKeys(v *validate.Validator, param string) []ports.SortKey {
 		}
 		key := ports.SortKey{Field: strings.TrimPrefix(item, "-"), Desc: strings.HasPrefix(item, "-")}
 		if !slices.Contains(ports.PersonFields, key.Field) {
-			v.Fail("sort", "sort must list fields among "+strings.Join(ports.PersonFields, ", "))
+			v.Fail("sort", domain.RuleOf(ruleSortFields, ports.PersonFields...))
 			return nil
 		}
 		keys = append(keys, key)

@@ -1,11 +1,12 @@
 // Package validate checks a decoded request body against declared rules and
-// turns the failures into one domain error.
+// turns the failures into one domain error, whose fields carry rule codes
+// (domain.Rule) and no words: each HTTP area words them in its own table.
 //
 // A handler declares each field with the method of its type and the field's
 // rules, reads the typed values, and then asks for the error:
 //
-//	v := validate.New(body, validate.Laravel)
-//	name := v.String("name", validate.Required, validate.Max(255))
+//	v := validate.New(body)
+//	title := v.String("title", validate.Required, validate.Max(255))
 //	email := v.String("email", validate.Required, validate.Email, validate.Max(255))
 //	if err := v.Err(); err != nil {
 //		return err
@@ -50,9 +51,8 @@ import (
 // Validator checks the fields of one object and collects the failures of
 // the whole body. The zero value is not usable; call New.
 type Validator struct {
-	body    map[string]any
-	prefix  string
-	dialect Dialect
+	body   map[string]any
+	prefix string
 	// inert marks the validator of an object that was not given: its fields
 	// are neither checked nor reported.
 	inert    bool
@@ -62,53 +62,27 @@ type Validator struct {
 // failures is shared by a validator and the validators of its objects, so
 // the outermost one reports the whole body.
 type failures struct {
-	fields map[string][]string
-	order  []string
+	list []domain.Violation
 }
 
-// New returns a validator of body wording its messages in dialect d. A nil
-// body is an empty one.
-func New(body map[string]any, d Dialect) *Validator {
-	if d != Laravel && d != Plain {
-		panic("validate: unknown dialect " + d.String())
-	}
-	return &Validator{body: body, dialect: d, failures: &failures{fields: map[string][]string{}}}
+// New returns a validator of body. A nil body is an empty one.
+func New(body map[string]any) *Validator {
+	return &Validator{body: body, failures: &failures{}}
 }
 
 // Err returns nil when every check passed, and otherwise a *domain.Error of
-// Kind domain.Invalid whose Fields maps each failing field's key (nested
-// keys are dotted: "address.city", "tags.0") to its messages in rule order.
-// Its Message is "Validation failed." in the Laravel dialect and the first
-// failure's message in the Plain dialect, which is what area B's envelope
-// shows. The error is a copy: later checks do not change it.
+// Kind domain.Invalid whose Fields lists each broken rule with its field's
+// key (nested keys are dotted: "address.city", "tags.0"), in the order the
+// checks ran: field by field, and within a field in rule order. The error
+// is a copy: later checks do not change it.
 //
 // Err returns the error interface, not *domain.Error, so that a nil result
 // compares equal to nil in the caller.
 func (v *Validator) Err() error {
-	f := v.failures
-	if len(f.order) == 0 {
+	if len(v.failures.list) == 0 {
 		return nil
 	}
-	fields := make(map[string][]string, len(f.fields))
-	for k, msgs := range f.fields {
-		fields[k] = slices.Clone(msgs)
-	}
-	message := "Validation failed."
-	if v.dialect == Plain {
-		_, message, _ = v.First()
-	}
-	return &domain.Error{Kind: domain.Invalid, Code: "invalid", Message: message, Fields: fields}
-}
-
-// First returns the first failure recorded, in the order the fields were
-// checked, and false when there is none.
-func (v *Validator) First() (field, message string, ok bool) {
-	f := v.failures
-	if len(f.order) == 0 {
-		return "", "", false
-	}
-	field = f.order[0]
-	return field, f.fields[field][0], true
+	return domain.InvalidFields(slices.Clone(v.failures.list)...)
 }
 
 // Has reports whether the body holds field, whatever its value, null
@@ -132,20 +106,18 @@ func (v *Validator) Filled(field string) bool {
 	return ok && !blank(raw, true)
 }
 
-// Fail records message for field, after any failures already recorded for
-// it. Handlers use it for checks the rules cannot make, such as "the
-// current password is wrong". A message already recorded for the field is
-// not repeated.
-func (v *Validator) Fail(field, message string) {
-	v.record(v.key(field), message)
+// Fail records that field broke rule, after any failures already recorded
+// for it. Handlers use it for checks the rules cannot make, such as whether
+// an upload is an image. A rule already recorded for the field is not
+// repeated.
+func (v *Validator) Fail(field string, rule domain.Rule) {
+	v.record(v.key(field), rule)
 }
 
-// Invalid records the dialect's "selected value is invalid" failure for
-// field: "The selected tags.0 is invalid." or "tags.0 is invalid". It is
-// what Laravel's exists rule reports for an id that names no record.
+// Invalid records that field names nothing: Laravel's exists rule, for an
+// id that names no record or a cursor that names no position.
 func (v *Validator) Invalid(field string) {
-	k := v.key(field)
-	v.record(k, v.dialect.text(msgSelected, k, ""))
+	v.record(v.key(field), domain.RuleExists)
 }
 
 // Elem returns the key of the element of list at index, "tags.0", as
@@ -156,20 +128,16 @@ func Elem(list string, index int) string {
 
 func (v *Validator) key(field string) string { return v.prefix + field }
 
-func (v *Validator) record(key, message string) {
+// record adds the failure unless the field has it already. The failures of
+// one field are recorded together, since each field is checked in one go,
+// so appending keeps them field by field.
+func (v *Validator) record(key string, rule domain.Rule) {
 	f := v.failures
-	msgs, seen := f.fields[key]
-	if slices.Contains(msgs, message) {
+	failure := domain.Violation{Field: key, Rule: rule}
+	if slices.Contains(f.list, failure) {
 		return
 	}
-	if !seen {
-		f.order = append(f.order, key)
-	}
-	f.fields[key] = append(msgs, message)
-}
-
-func (v *Validator) fail(key string, m msg, arg string) {
-	v.record(key, v.dialect.text(m, key, arg))
+	f.list = append(f.list, failure)
 }
 
 // String checks a string field and returns its value, trimmed unless NoTrim
@@ -180,7 +148,7 @@ func (v *Validator) String(field string, rules ...StringRule) string {
 	}
 	s := specOf(rules)
 	raw, present := v.body[field]
-	if !v.present(v.key(field), raw, present, s, msgString) {
+	if !v.present(v.key(field), raw, present, s, domain.RuleString) {
 		return ""
 	}
 	confirmation := func() (any, bool) {
@@ -203,7 +171,7 @@ func (v *Validator) Int(field string, rules ...IntRule) *int64 {
 	}
 	s := specOf(rules)
 	raw, present := v.body[field]
-	if !v.present(v.key(field), raw, present, s, msgInteger) {
+	if !v.present(v.key(field), raw, present, s, domain.RuleInteger) {
 		return nil
 	}
 	n, ok := v.integer(v.key(field), raw, s)
@@ -227,20 +195,20 @@ func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
 	s := specOf(rules)
 	key := v.key(field)
 	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, msgNumber) {
+	if !v.present(key, raw, present, s, domain.RuleNumeric) {
 		return nil
 	}
 	d, ok := numberOf(trimmed(raw, false))
 	if !ok {
-		v.fail(key, msgNumber, "")
+		v.record(key, domain.RuleNumeric)
 		return nil
 	}
 	if d.neg && !d.isZero() {
-		v.fail(key, msgMinValue, "0")
+		v.record(key, domain.RuleN(domain.RuleMinValue, 0))
 		ok = false
 	}
 	if d.decimals() > 2 {
-		v.fail(key, msgDecimals, "")
+		v.record(key, domain.RuleOf(domain.RuleDecimal, "0", "2"))
 		ok = false
 	}
 	limit := int64(maxCentsUnits)
@@ -250,7 +218,7 @@ func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
 		}
 	}
 	if !d.neg && cmpAbs(d, decimalOf(limit)) > 0 {
-		v.fail(key, msgMaxValue, strconv.FormatInt(limit, 10))
+		v.record(key, domain.RuleN(domain.RuleMaxValue, limit))
 		ok = false
 	}
 	if !ok {
@@ -276,7 +244,7 @@ func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
 	s := specOf(rules)
 	key := v.key(field)
 	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, msgBoolean) {
+	if !v.present(key, raw, present, s, domain.RuleBoolean) {
 		return nil
 	}
 	var b bool
@@ -290,13 +258,13 @@ func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
 		case "false", "0":
 			b = false
 		default:
-			v.fail(key, msgBoolean, "")
+			v.record(key, domain.RuleBoolean)
 			return nil
 		}
 	default:
 		d, isNumber := numberOf(x)
 		if n, whole := d.scaled(0); !isNumber || !whole || (n != 0 && n != 1) {
-			v.fail(key, msgBoolean, "")
+			v.record(key, domain.RuleBoolean)
 			return nil
 		}
 		b = !d.isZero()
@@ -313,18 +281,18 @@ func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
 // reports the whole body.
 func (v *Validator) Object(field string, rules ...ObjectRule) (*Validator, bool) {
 	key := v.key(field)
-	sub := &Validator{prefix: key + ".", dialect: v.dialect, inert: true, failures: v.failures}
+	sub := &Validator{prefix: key + ".", inert: true, failures: v.failures}
 	if v.inert {
 		return sub, false
 	}
 	s := specOf(rules)
 	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, msgObject) {
+	if !v.present(key, raw, present, s, domain.RuleObject) {
 		return sub, false
 	}
 	m, ok := raw.(map[string]any)
 	if !ok {
-		v.fail(key, msgObject, "")
+		v.record(key, domain.RuleObject)
 		return sub, false
 	}
 	sub.body, sub.inert = m, false
@@ -349,7 +317,7 @@ func (v *Validator) Strings(field string, rules ...StringsRule) []string {
 	for i, item := range items {
 		k := Elem(key, i)
 		if blank(item, false) {
-			v.fail(k, msgString, "")
+			v.record(k, domain.RuleString)
 			ok = false
 			continue
 		}
@@ -381,7 +349,7 @@ func (v *Validator) Ints(field string, rules ...IntsRule) []int64 {
 	for i, item := range items {
 		k := Elem(key, i)
 		if blank(item, false) {
-			v.fail(k, msgInteger, "")
+			v.record(k, domain.RuleInteger)
 			ok = false
 			continue
 		}
@@ -400,12 +368,12 @@ func (v *Validator) Ints(field string, rules ...IntsRule) []int64 {
 // is listed; ok is false when a check failed.
 func (v *Validator) list(key, field string, s spec) (items []any, isList, ok bool) {
 	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, msgArray) {
+	if !v.present(key, raw, present, s, domain.RuleArray) {
 		return nil, false, false
 	}
 	items, isList = raw.([]any)
 	if !isList {
-		v.fail(key, msgArray, "")
+		v.record(key, domain.RuleArray)
 		return nil, false, false
 	}
 	ok = true
@@ -413,10 +381,10 @@ func (v *Validator) list(key, field string, s spec) (items []any, isList, ok boo
 	for _, r := range s.checks {
 		switch {
 		case r.op == opMinItems && n < r.n:
-			v.fail(key, msgMinItems, strconv.FormatInt(r.n, 10))
+			v.record(key, domain.RuleN(domain.RuleMinItems, r.n))
 			ok = false
 		case r.op == opMaxItems && n > r.n:
-			v.fail(key, msgMaxItems, strconv.FormatInt(r.n, 10))
+			v.record(key, domain.RuleN(domain.RuleMaxItems, r.n))
 			ok = false
 		}
 	}
@@ -424,25 +392,25 @@ func (v *Validator) list(key, field string, s spec) (items []any, isList, ok boo
 }
 
 // present applies the presence rules and reports whether the field's value
-// should go on to its type check. typeMsg is the failure for null or a
+// should go on to its type check. typeRule is the failure for null or a
 // blank string in a field that is neither Required nor Nullable.
-func (v *Validator) present(key string, raw any, present bool, s spec, typeMsg msg) bool {
+func (v *Validator) present(key string, raw any, present bool, s spec, typeRule domain.Rule) bool {
 	switch {
 	case !present:
 		if s.required {
-			v.fail(key, msgRequired, "")
+			v.record(key, domain.RuleRequired)
 		}
 		return false
 	case blank(raw, false):
 		switch {
 		case s.required:
-			v.fail(key, msgRequired, "")
+			v.record(key, domain.RuleRequired)
 		case !s.nullable:
-			v.fail(key, typeMsg, "")
+			v.record(key, typeRule)
 		}
 		return false
 	case s.required && blank(raw, true):
-		v.fail(key, msgRequired, "")
+		v.record(key, domain.RuleRequired)
 		return false
 	}
 	return true
@@ -453,46 +421,45 @@ func (v *Validator) present(key string, raw any, present bool, s spec, typeMsg m
 func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, bool)) (string, bool) {
 	str, ok := raw.(string)
 	if !ok {
-		v.fail(key, msgString, "")
+		v.record(key, domain.RuleString)
 		return "", false
 	}
 	if !s.noTrim {
 		str = trim(str)
 	}
 	if strings.IndexByte(str, 0) >= 0 {
-		v.fail(key, msgNulByte, "")
+		v.record(key, domain.RuleNoNullBytes)
 		ok = false
 	}
 	if !utf8.ValidString(str) {
-		v.fail(key, msgUTF8, "")
+		v.record(key, domain.RuleUTF8)
 		ok = false
 	}
 	for _, r := range s.checks {
-		arg := strconv.FormatInt(r.n, 10)
 		switch r.op {
 		case opMin:
 			if int64(utf8.RuneCountInString(str)) < r.n {
-				v.fail(key, msgMinChars, arg)
+				v.record(key, domain.RuleN(domain.RuleMin, r.n))
 				ok = false
 			}
 		case opMax:
 			if int64(utf8.RuneCountInString(str)) > r.n {
-				v.fail(key, msgMaxChars, arg)
+				v.record(key, domain.RuleN(domain.RuleMax, r.n))
 				ok = false
 			}
 		case opMaxBytes:
 			if int64(len(str)) > r.n {
-				v.fail(key, msgMaxBytes, arg)
+				v.record(key, domain.RuleN(domain.RuleMaxBytes, r.n))
 				ok = false
 			}
 		case opEmail:
 			if !isEmail(str) {
-				v.fail(key, msgEmail, "")
+				v.record(key, domain.RuleEmail)
 				ok = false
 			}
 		case opIn:
 			if !slices.Contains(r.values, str) {
-				v.fail(key, msgIn, strings.Join(r.values, ", "))
+				v.record(key, domain.RuleOf(domain.RuleIn, r.values...))
 				ok = false
 			}
 		case opConfirmed:
@@ -501,7 +468,7 @@ func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, 
 			}
 			other, present := confirmation()
 			if c, isString := other.(string); !present || !isString || trimmed(c, s.noTrim) != str {
-				v.fail(key, msgConfirmed, "")
+				v.record(key, domain.RuleConfirmed)
 				ok = false
 			}
 		}
@@ -513,17 +480,16 @@ func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, 
 func (v *Validator) integer(key string, raw any, s spec) (int64, bool) {
 	n, ok := integerOf(trimmed(raw, false))
 	if !ok {
-		v.fail(key, msgInteger, "")
+		v.record(key, domain.RuleInteger)
 		return 0, false
 	}
 	for _, r := range s.checks {
-		arg := strconv.FormatInt(r.n, 10)
 		switch {
 		case r.op == opMin && n < r.n:
-			v.fail(key, msgMinValue, arg)
+			v.record(key, domain.RuleN(domain.RuleMinValue, r.n))
 			ok = false
 		case r.op == opMax && n > r.n:
-			v.fail(key, msgMaxValue, arg)
+			v.record(key, domain.RuleN(domain.RuleMaxValue, r.n))
 			ok = false
 		}
 	}

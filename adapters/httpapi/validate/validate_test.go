@@ -24,7 +24,8 @@ func decode(t *testing.T, text string) map[string]any {
 	return body
 }
 
-// fields returns the failures of v's error, or nil when it has none.
+// fields returns the rules v's error lists for each field, or nil when it
+// has none.
 func fields(t *testing.T, v *validate.Validator) map[string][]string {
 	t.Helper()
 	err := v.Err()
@@ -38,7 +39,16 @@ func fields(t *testing.T, v *validate.Validator) map[string][]string {
 	if de.Kind != domain.Invalid {
 		t.Errorf("Err().Kind = %v, want invalid", de.Kind)
 	}
-	return de.Fields
+	return byField(de.Fields)
+}
+
+// byField groups violations by field, keeping each field's rules in order.
+func byField(vs []domain.Violation) map[string][]string {
+	out := map[string][]string{}
+	for _, v := range vs {
+		out[v.Field] = append(out[v.Field], string(v.Rule))
+	}
+	return out
 }
 
 // deref turns a pointer result into its value, or nil, so that tables can
@@ -51,23 +61,18 @@ func deref[T any](p *T) any {
 }
 
 type fieldCase struct {
-	name    string
-	dialect validate.Dialect // Laravel when zero
-	body    string
-	check   func(v *validate.Validator) any
-	want    any
-	fails   map[string][]string
+	name  string
+	body  string
+	check func(v *validate.Validator) any
+	want  any
+	fails map[string][]string
 }
 
 func runCases(t *testing.T, cases []fieldCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := tc.dialect
-			if d == 0 {
-				d = validate.Laravel
-			}
-			v := validate.New(decode(t, tc.body), d)
+			v := validate.New(decode(t, tc.body))
 			got := tc.check(v)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("value: got %#v, want %#v", got, tc.want)
@@ -94,36 +99,36 @@ func TestString(t *testing.T) {
 		{name: "trimmed", body: `{"name":"  Ann \t\n"}`, check: req, want: "Ann"},
 		{name: "unicode spaces and zero-width marks trimmed", body: `{"name":"\u00a0\ufeff\u200bAnn\u200e\u3000"}`, check: req, want: "Ann"},
 		{name: "inner spaces kept", body: `{"name":" Ann  Lee "}`, check: req, want: "Ann  Lee"},
-		{name: "required absent", body: `{}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required null", body: `{"name":null}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required empty", body: `{"name":""}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required blank", body: `{"name":" \t "}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required empty list", body: `{"name":[]}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required empty object", body: `{"name":{}}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
-		{name: "required stops other rules", body: `{}`, check: name(validate.Required, validate.Email, validate.Min(3)), want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
+		{name: "required absent", body: `{}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required null", body: `{"name":null}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required empty", body: `{"name":""}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required blank", body: `{"name":" \t "}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required empty list", body: `{"name":[]}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required empty object", body: `{"name":{}}`, check: req, want: "", fails: map[string][]string{"name": msgs("required")}},
+		{name: "required stops other rules", body: `{}`, check: name(validate.Required, validate.Email, validate.Min(3)), want: "", fails: map[string][]string{"name": msgs("required")}},
 		{name: "optional absent skipped", body: `{}`, check: opt, want: ""},
-		{name: "optional null fails type", body: `{"name":null}`, check: opt, want: "", fails: map[string][]string{"name": msgs("The name field must be a string.")}},
-		{name: "optional empty fails type", body: `{"name":""}`, check: opt, want: "", fails: map[string][]string{"name": msgs("The name field must be a string.")}},
+		{name: "optional null fails type", body: `{"name":null}`, check: opt, want: "", fails: map[string][]string{"name": msgs("string")}},
+		{name: "optional empty fails type", body: `{"name":""}`, check: opt, want: "", fails: map[string][]string{"name": msgs("string")}},
 		{name: "nullable null", body: `{"name":null}`, check: nullable, want: ""},
 		{name: "nullable empty", body: `{"name":""}`, check: nullable, want: ""},
 		{name: "nullable blank", body: `{"name":"   "}`, check: nullable, want: ""},
-		{name: "nullable value checked", body: `{"name":"` + e255 + `e"}`, check: nullable, want: "", fails: map[string][]string{"name": msgs("The name field must not be greater than 255 characters.")}},
-		{name: "nullable does not excuse required", body: `{"name":null}`, check: name(validate.Required, validate.Nullable), want: "", fails: map[string][]string{"name": msgs("The name field is required.")}},
+		{name: "nullable value checked", body: `{"name":"` + e255 + `e"}`, check: nullable, want: "", fails: map[string][]string{"name": msgs("max:255")}},
+		{name: "nullable does not excuse required", body: `{"name":null}`, check: name(validate.Required, validate.Nullable), want: "", fails: map[string][]string{"name": msgs("required")}},
 		{name: "255 é pass Max(255)", body: `{"name":"` + e255 + `"}`, check: req, want: e255},
-		{name: "256 é fail Max(255)", body: `{"name":"` + e255 + `é"}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field must not be greater than 255 characters.")}},
+		{name: "256 é fail Max(255)", body: `{"name":"` + e255 + `é"}`, check: req, want: "", fails: map[string][]string{"name": msgs("max:255")}},
 		{name: "emoji count as one character", body: `{"name":"` + strings.Repeat("😀", 3) + `"}`, check: name(validate.Max(3)), want: "😀😀😀"},
-		{name: "Min counts runes", body: `{"name":"ééé"}`, check: name(validate.Min(4)), want: "", fails: map[string][]string{"name": msgs("The name field must be at least 4 characters.")}},
-		{name: "Min after trimming", body: `{"name":"  ab  "}`, check: name(validate.Min(3)), want: "", fails: map[string][]string{"name": msgs("The name field must be at least 3 characters.")}},
-		{name: "MaxBytes counts bytes", body: `{"name":"ééé"}`, check: name(validate.MaxBytes(5)), want: "", fails: map[string][]string{"name": msgs("The name field must not be greater than 5 bytes.")}},
+		{name: "Min counts runes", body: `{"name":"ééé"}`, check: name(validate.Min(4)), want: "", fails: map[string][]string{"name": msgs("min:4")}},
+		{name: "Min after trimming", body: `{"name":"  ab  "}`, check: name(validate.Min(3)), want: "", fails: map[string][]string{"name": msgs("min:3")}},
+		{name: "MaxBytes counts bytes", body: `{"name":"ééé"}`, check: name(validate.MaxBytes(5)), want: "", fails: map[string][]string{"name": msgs("max_bytes:5")}},
 		{name: "MaxBytes at the limit", body: `{"name":"éé"}`, check: name(validate.MaxBytes(4)), want: "éé"},
-		{name: "NUL byte", body: `{"name":"a\u0000b"}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field must not contain null bytes.")}},
-		{name: "NUL byte with another failure", body: `{"name":"a\u0000b"}`, check: name(validate.Min(5)), want: "", fails: map[string][]string{"name": msgs("The name field must not contain null bytes.", "The name field must be at least 5 characters.")}},
-		{name: "NUL only is not blank", body: `{"name":"\u0000"}`, check: req, want: "", fails: map[string][]string{"name": msgs("The name field must not contain null bytes.")}},
+		{name: "NUL byte", body: `{"name":"a\u0000b"}`, check: req, want: "", fails: map[string][]string{"name": msgs("no_null_bytes")}},
+		{name: "NUL byte with another failure", body: `{"name":"a\u0000b"}`, check: name(validate.Min(5)), want: "", fails: map[string][]string{"name": msgs("no_null_bytes", "min:5")}},
+		{name: "NUL only is not blank", body: `{"name":"\u0000"}`, check: req, want: "", fails: map[string][]string{"name": msgs("no_null_bytes")}},
 		{name: "In passes", body: `{"name":"draft"}`, check: name(validate.In("draft", "published")), want: "draft"},
 		{name: "In after trimming", body: `{"name":" published "}`, check: name(validate.In("draft", "published")), want: "published"},
-		{name: "In is case-sensitive", body: `{"name":"Draft"}`, check: name(validate.In("draft", "published")), want: "", fails: map[string][]string{"name": msgs("The selected name is invalid.")}},
-		{name: "key with underscores shown with spaces", body: `{}`, check: func(v *validate.Validator) any { return v.String("current_password", validate.Required) }, want: "", fails: map[string][]string{"current_password": msgs("The current password field is required.")}},
-		{name: "rules listed in declared order", body: `{"name":"` + strings.Repeat("x", 300) + `"}`, check: name(validate.Max(255), validate.Email, validate.In("a")), want: "", fails: map[string][]string{"name": msgs("The name field must not be greater than 255 characters.", "The name field must be a valid email address.", "The selected name is invalid.")}},
+		{name: "In is case-sensitive", body: `{"name":"Draft"}`, check: name(validate.In("draft", "published")), want: "", fails: map[string][]string{"name": msgs("in:draft,published")}},
+		{name: "key with underscores shown with spaces", body: `{}`, check: func(v *validate.Validator) any { return v.String("current_password", validate.Required) }, want: "", fails: map[string][]string{"current_password": msgs("required")}},
+		{name: "rules listed in declared order", body: `{"name":"` + strings.Repeat("x", 300) + `"}`, check: name(validate.Max(255), validate.Email, validate.In("a")), want: "", fails: map[string][]string{"name": msgs("max:255", "email", "in:a")}},
 	})
 }
 
@@ -138,15 +143,15 @@ func TestStringNoTrimAndConfirmed(t *testing.T) {
 	runCases(t, []fieldCase{
 		{name: "confirmed", body: `{"password":"secret123","password_confirmation":"secret123"}`, check: password, want: "secret123"},
 		{name: "spaces kept", body: `{"password":"  secret123  ","password_confirmation":"  secret123  "}`, check: password, want: "  secret123  "},
-		{name: "confirmation compared untrimmed", body: `{"password":" secret123","password_confirmation":"secret123"}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field confirmation does not match.")}},
+		{name: "confirmation compared untrimmed", body: `{"password":" secret123","password_confirmation":"secret123"}`, check: password, want: "", fails: map[string][]string{"password": msgs("confirmed")}},
 		{name: "spaces count toward Min", body: `{"password":"  abc   ","password_confirmation":"  abc   "}`, check: password, want: "  abc   "},
-		{name: "blank password is missing", body: `{"password":"        ","password_confirmation":"        "}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field is required.")}},
-		{name: "confirmation missing", body: `{"password":"secret123"}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field confirmation does not match.")}},
-		{name: "confirmation not a string", body: `{"password":"12345678","password_confirmation":12345678}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field confirmation does not match.")}},
-		{name: "short and unconfirmed", body: `{"password":"short","password_confirmation":"other"}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field must be at least 8 characters.", "The password field confirmation does not match.")}},
-		{name: "over 72 bytes", body: `{"password":"` + long + `","password_confirmation":"` + long + `"}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field must not be greater than 72 bytes.")}},
+		{name: "blank password is missing", body: `{"password":"        ","password_confirmation":"        "}`, check: password, want: "", fails: map[string][]string{"password": msgs("required")}},
+		{name: "confirmation missing", body: `{"password":"secret123"}`, check: password, want: "", fails: map[string][]string{"password": msgs("confirmed")}},
+		{name: "confirmation not a string", body: `{"password":"12345678","password_confirmation":12345678}`, check: password, want: "", fails: map[string][]string{"password": msgs("confirmed")}},
+		{name: "short and unconfirmed", body: `{"password":"short","password_confirmation":"other"}`, check: password, want: "", fails: map[string][]string{"password": msgs("min:8", "confirmed")}},
+		{name: "over 72 bytes", body: `{"password":"` + long + `","password_confirmation":"` + long + `"}`, check: password, want: "", fails: map[string][]string{"password": msgs("max_bytes:72")}},
 		{name: "trimmed field compares trimmed confirmation", body: `{"email":" a@b.co ","email_confirmation":"a@b.co  "}`, check: email, want: "a@b.co"},
-		{name: "required password missing skips confirmation", body: `{"password_confirmation":"x"}`, check: password, want: "", fails: map[string][]string{"password": msgs("The password field is required.")}},
+		{name: "required password missing skips confirmation", body: `{"password_confirmation":"x"}`, check: password, want: "", fails: map[string][]string{"password": msgs("required")}},
 	})
 }
 
@@ -176,24 +181,24 @@ func TestWrongTypes(t *testing.T) {
 	kinds := []kind{
 		{"String", func(v *validate.Validator) any {
 			return v.String("f", validate.Required, validate.Max(3), validate.Email, validate.In("x"), validate.Confirmed)
-		}, "The f field must be a string.", nil},
+		}, "string", nil},
 		{"Int", func(v *validate.Validator) any {
 			return deref(v.Int("f", validate.Required, validate.Min(1), validate.Max(100)))
 		},
-			"The f field must be an integer.", map[string]bool{"zero": true, "number": true}},
+			"integer", map[string]bool{"zero": true, "number": true}},
 		{"Cents", func(v *validate.Validator) any { return deref(v.Cents("f", validate.Required, validate.Max(100))) },
-			"The f field must be a number.", map[string]bool{"zero": true, "number": true, "fraction": true, "huge": true}},
+			"numeric", map[string]bool{"zero": true, "number": true, "fraction": true, "huge": true}},
 		{"Bool", func(v *validate.Validator) any { return deref(v.Bool("f", validate.Required)) },
-			"The f field must be true or false.", map[string]bool{"true": true, "false": true, "zero": true}},
+			"boolean", map[string]bool{"true": true, "false": true, "zero": true}},
 		{"Object", func(v *validate.Validator) any {
 			o, ok := v.Object("f", validate.Required)
 			o.String("a", validate.Required)
 			return ok
-		}, "The f field must be an array.", map[string]bool{"object": true, "nested object": true}},
+		}, "object", map[string]bool{"object": true, "nested object": true}},
 		{"Strings", func(v *validate.Validator) any { return v.Strings("f", validate.Required, validate.Max(3)) },
-			"The f field must be an array.", map[string]bool{"list": true, "list of lists": true}},
+			"array", map[string]bool{"list": true, "list of lists": true}},
 		{"Ints", func(v *validate.Validator) any { return v.Ints("f", validate.Required, validate.Max(3)) },
-			"The f field must be an array.", map[string]bool{"list": true, "list of lists": true}},
+			"array", map[string]bool{"list": true, "list of lists": true}},
 	}
 	for _, k := range kinds {
 		for typ, value := range wrongTypes {
@@ -201,7 +206,7 @@ func TestWrongTypes(t *testing.T) {
 				continue
 			}
 			t.Run(k.name+"/"+typ, func(t *testing.T) {
-				v := validate.New(decode(t, `{"f":`+value+`}`), validate.Laravel)
+				v := validate.New(decode(t, `{"f":`+value+`}`))
 				k.check(v)
 				got := fields(t, v)
 				want := map[string][]string{"f": {k.msg}}
@@ -222,7 +227,7 @@ func TestAcceptedTypes(t *testing.T) {
 			return []any{ok, o.String("a")}
 		}, want: []any{true, "b"}},
 		{name: "list with a nested list fails per element", body: `{"f":[[]]}`, check: func(v *validate.Validator) any { return v.Strings("f") },
-			want: []string(nil), fails: map[string][]string{"f.0": msgs("The f.0 field must be a string.")}},
+			want: []string(nil), fails: map[string][]string{"f.0": msgs("string")}},
 	})
 }
 
@@ -231,7 +236,7 @@ func TestInt(t *testing.T) {
 		return func(v *validate.Validator) any { return deref(v.Int("age", rules...)) }
 	}
 	plain := age(validate.Min(0), validate.Max(150))
-	notInt := map[string][]string{"age": msgs("The age field must be an integer.")}
+	notInt := map[string][]string{"age": msgs("integer")}
 	runCases(t, []fieldCase{
 		{name: "number", body: `{"age":42}`, check: plain, want: int64(42)},
 		{name: "zero", body: `{"age":0}`, check: plain, want: int64(0)},
@@ -250,10 +255,10 @@ func TestInt(t *testing.T) {
 		{name: "string hex", body: `{"age":"0x2a"}`, check: plain, want: nil, fails: notInt},
 		{name: "string inner space", body: `{"age":"4 2"}`, check: plain, want: nil, fails: notInt},
 		{name: "string sign only", body: `{"age":"-"}`, check: plain, want: nil, fails: notInt},
-		{name: "below Min", body: `{"age":-1}`, check: plain, want: nil, fails: map[string][]string{"age": msgs("The age field must be at least 0.")}},
-		{name: "above Max", body: `{"age":151}`, check: plain, want: nil, fails: map[string][]string{"age": msgs("The age field must not be greater than 150.")}},
+		{name: "below Min", body: `{"age":-1}`, check: plain, want: nil, fails: map[string][]string{"age": msgs("min_value:0")}},
+		{name: "above Max", body: `{"age":151}`, check: plain, want: nil, fails: map[string][]string{"age": msgs("max_value:150")}},
 		{name: "at Max", body: `{"age":150}`, check: plain, want: int64(150)},
-		{name: "both bounds listed", body: `{"age":5}`, check: age(validate.Min(10), validate.Max(1)), want: nil, fails: map[string][]string{"age": msgs("The age field must be at least 10.", "The age field must not be greater than 1.")}},
+		{name: "both bounds listed", body: `{"age":5}`, check: age(validate.Min(10), validate.Max(1)), want: nil, fails: map[string][]string{"age": msgs("min_value:10", "max_value:1")}},
 		{name: "largest int64", body: `{"age":9223372036854775807}`, check: age(), want: int64(9223372036854775807)},
 		{name: "smallest int64", body: `{"age":-9223372036854775808}`, check: age(), want: int64(-9223372036854775808)},
 		{name: "int64 overflow", body: `{"age":9223372036854775808}`, check: age(), want: nil, fails: notInt},
@@ -263,15 +268,15 @@ func TestInt(t *testing.T) {
 		{name: "huge exponent", body: `{"age":1e99999999999999999999}`, check: plain, want: nil, fails: notInt},
 		{name: "zero with huge exponent", body: `{"age":0e99999999999999999999}`, check: plain, want: int64(0)},
 		{name: "absent", body: `{}`, check: plain, want: nil},
-		{name: "required absent", body: `{}`, check: age(validate.Required), want: nil, fails: map[string][]string{"age": msgs("The age field is required.")}},
-		{name: "required empty string", body: `{"age":""}`, check: age(validate.Required), want: nil, fails: map[string][]string{"age": msgs("The age field is required.")}},
+		{name: "required absent", body: `{}`, check: age(validate.Required), want: nil, fails: map[string][]string{"age": msgs("required")}},
+		{name: "required empty string", body: `{"age":""}`, check: age(validate.Required), want: nil, fails: map[string][]string{"age": msgs("required")}},
 		{name: "null", body: `{"age":null}`, check: plain, want: nil, fails: notInt},
 		{name: "empty string", body: `{"age":""}`, check: plain, want: nil, fails: notInt},
 		{name: "nullable null", body: `{"age":null}`, check: age(validate.Nullable), want: nil},
 		{name: "nullable empty string", body: `{"age":""}`, check: age(validate.Nullable), want: nil},
 		{name: "bool", body: `{"age":true}`, check: plain, want: nil, fails: notInt},
-		{name: "key with underscores", body: `{"per_page":"x"}`, check: func(v *validate.Validator) any { return deref(v.Int("per_page", validate.Min(1))) }, want: nil, fails: map[string][]string{"per_page": msgs("The per page field must be an integer.")}},
-		{name: "per_page below 1", body: `{"per_page":0}`, check: func(v *validate.Validator) any { return deref(v.Int("per_page", validate.Min(1))) }, want: nil, fails: map[string][]string{"per_page": msgs("The per page field must be at least 1.")}},
+		{name: "key with underscores", body: `{"per_page":"x"}`, check: func(v *validate.Validator) any { return deref(v.Int("per_page", validate.Min(1))) }, want: nil, fails: map[string][]string{"per_page": msgs("integer")}},
+		{name: "per_page below 1", body: `{"per_page":0}`, check: func(v *validate.Validator) any { return deref(v.Int("per_page", validate.Min(1))) }, want: nil, fails: map[string][]string{"per_page": msgs("min_value:1")}},
 	})
 }
 
@@ -290,7 +295,7 @@ func TestIntFromGoValues(t *testing.T) {
 		{[]string{"x"}, nil},
 		{struct{}{}, nil},
 	} {
-		v := validate.New(map[string]any{"n": tc.raw}, validate.Laravel)
+		v := validate.New(map[string]any{"n": tc.raw})
 		if got := deref(v.Int("n")); got != tc.want {
 			t.Errorf("Int(%#v): got %#v, want %#v", tc.raw, got, tc.want)
 		}
@@ -302,9 +307,9 @@ func TestCents(t *testing.T) {
 		return func(v *validate.Validator) any { return deref(v.Cents("price", rules...)) }
 	}
 	req := price(validate.Required)
-	notNumber := map[string][]string{"price": msgs("The price field must be a number.")}
-	decimals := map[string][]string{"price": msgs("The price field must have 0-2 decimal places.")}
-	tooBig := map[string][]string{"price": msgs("The price field must not be greater than 92233720368547758.")}
+	notNumber := map[string][]string{"price": msgs("numeric")}
+	decimals := map[string][]string{"price": msgs("decimal:0,2")}
+	tooBig := map[string][]string{"price": msgs("max_value:92233720368547758")}
 	runCases(t, []fieldCase{
 		{name: "two decimals", body: `{"price":19.99}`, check: req, want: int64(1999)},
 		{name: "one decimal", body: `{"price":0.1}`, check: req, want: int64(10)},
@@ -322,14 +327,14 @@ func TestCents(t *testing.T) {
 		{name: "three decimals", body: `{"price":19.999}`, check: req, want: nil, fails: decimals},
 		{name: "three decimals string", body: `{"price":"19.999"}`, check: req, want: nil, fails: decimals},
 		{name: "tiny", body: `{"price":1e-400}`, check: req, want: nil, fails: decimals},
-		{name: "negative", body: `{"price":-1}`, check: req, want: nil, fails: map[string][]string{"price": msgs("The price field must be at least 0.")}},
-		{name: "negative with three decimals lists both", body: `{"price":-19.999}`, check: req, want: nil, fails: map[string][]string{"price": msgs("The price field must be at least 0.", "The price field must have 0-2 decimal places.")}},
+		{name: "negative", body: `{"price":-1}`, check: req, want: nil, fails: map[string][]string{"price": msgs("min_value:0")}},
+		{name: "negative with three decimals lists both", body: `{"price":-19.999}`, check: req, want: nil, fails: map[string][]string{"price": msgs("min_value:0", "decimal:0,2")}},
 		{name: "1e400", body: `{"price":1e400}`, check: req, want: nil, fails: tooBig},
 		{name: "just above the int64 bound", body: `{"price":92233720368547758.01}`, check: req, want: nil, fails: tooBig},
 		{name: "at the int64 bound", body: `{"price":92233720368547758}`, check: req, want: int64(9223372036854775800)},
 		{name: "Max in whole units", body: `{"price":1000}`, check: price(validate.Max(1000)), want: int64(100000)},
-		{name: "above Max", body: `{"price":1000.01}`, check: price(validate.Max(1000)), want: nil, fails: map[string][]string{"price": msgs("The price field must not be greater than 1000.")}},
-		{name: "above Max with three decimals", body: `{"price":1000.001}`, check: price(validate.Max(1000)), want: nil, fails: map[string][]string{"price": msgs("The price field must have 0-2 decimal places.", "The price field must not be greater than 1000.")}},
+		{name: "above Max", body: `{"price":1000.01}`, check: price(validate.Max(1000)), want: nil, fails: map[string][]string{"price": msgs("max_value:1000")}},
+		{name: "above Max with three decimals", body: `{"price":1000.001}`, check: price(validate.Max(1000)), want: nil, fails: map[string][]string{"price": msgs("decimal:0,2", "max_value:1000")}},
 		{name: "Max larger than the bound", body: `{"price":1e30}`, check: price(validate.Max(1 << 62)), want: nil, fails: tooBig},
 		{name: "words", body: `{"price":"cheap"}`, check: req, want: nil, fails: notNumber},
 		{name: "comma", body: `{"price":"19,99"}`, check: req, want: nil, fails: notNumber},
@@ -339,8 +344,8 @@ func TestCents(t *testing.T) {
 		{name: "bare exponent", body: `{"price":"1e"}`, check: req, want: nil, fails: notNumber},
 		{name: "point only", body: `{"price":"."}`, check: req, want: nil, fails: notNumber},
 		{name: "bool", body: `{"price":true}`, check: req, want: nil, fails: notNumber},
-		{name: "required absent", body: `{}`, check: req, want: nil, fails: map[string][]string{"price": msgs("The price field is required.")}},
-		{name: "required null", body: `{"price":null}`, check: req, want: nil, fails: map[string][]string{"price": msgs("The price field is required.")}},
+		{name: "required absent", body: `{}`, check: req, want: nil, fails: map[string][]string{"price": msgs("required")}},
+		{name: "required null", body: `{"price":null}`, check: req, want: nil, fails: map[string][]string{"price": msgs("required")}},
 		{name: "optional absent", body: `{}`, check: price(), want: nil},
 		{name: "optional null", body: `{"price":null}`, check: price(), want: nil, fails: notNumber},
 		{name: "nullable null", body: `{"price":null}`, check: price(validate.Nullable), want: nil},
@@ -351,7 +356,7 @@ func TestBool(t *testing.T) {
 	flag := func(rules ...validate.BoolRule) func(v *validate.Validator) any {
 		return func(v *validate.Validator) any { return deref(v.Bool("remove_image", rules...)) }
 	}
-	notBool := map[string][]string{"remove_image": msgs("The remove image field must be true or false.")}
+	notBool := map[string][]string{"remove_image": msgs("boolean")}
 	var cases []fieldCase
 	for body, want := range map[string]any{
 		`true`: true, `false`: false, `1`: true, `0`: false, `1.0`: true,
@@ -365,7 +370,7 @@ func TestBool(t *testing.T) {
 	cases = append(cases,
 		fieldCase{name: "absent", body: `{}`, check: flag(), want: nil},
 		fieldCase{name: "nullable null", body: `{"remove_image":null}`, check: flag(validate.Nullable), want: nil},
-		fieldCase{name: "required absent", body: `{}`, check: flag(validate.Required), want: nil, fails: map[string][]string{"remove_image": msgs("The remove image field is required.")}},
+		fieldCase{name: "required absent", body: `{}`, check: flag(validate.Required), want: nil, fails: map[string][]string{"remove_image": msgs("required")}},
 		fieldCase{name: "required false is present", body: `{"remove_image":false}`, check: flag(validate.Required), want: false},
 	)
 	runCases(t, cases)
@@ -400,38 +405,38 @@ func TestObject(t *testing.T) {
 		{name: "absent skips sub-fields", body: `{}`, check: checkAddress(), want: address{}},
 		{name: "null nullable skips sub-fields", body: `{"address":null}`, check: checkAddress(validate.Nullable), want: address{}},
 		{name: "null not nullable", body: `{"address":null}`, check: checkAddress(), want: address{},
-			fails: map[string][]string{"address": msgs("The address field must be an array.")}},
+			fails: map[string][]string{"address": msgs("object")}},
 		{name: "required absent", body: `{}`, check: checkAddress(validate.Required), want: address{},
-			fails: map[string][]string{"address": msgs("The address field is required.")}},
+			fails: map[string][]string{"address": msgs("required")}},
 		{name: "required empty", body: `{"address":{}}`, check: checkAddress(validate.Required), want: address{},
-			fails: map[string][]string{"address": msgs("The address field is required.")}},
+			fails: map[string][]string{"address": msgs("required")}},
 		{name: "empty object checks sub-fields", body: `{"address":{}}`, check: checkAddress(), want: address{Given: true},
-			fails: map[string][]string{"address.city": msgs("The address.city field is required.")}},
+			fails: map[string][]string{"address.city": msgs("required")}},
 		{name: "string", body: `{"address":"Main St"}`, check: checkAddress(), want: address{},
-			fails: map[string][]string{"address": msgs("The address field must be an array.")}},
+			fails: map[string][]string{"address": msgs("object")}},
 		{name: "list", body: `{"address":["Main St"]}`, check: checkAddress(), want: address{},
-			fails: map[string][]string{"address": msgs("The address field must be an array.")}},
+			fails: map[string][]string{"address": msgs("object")}},
 		{name: "nested failures keyed with the prefix", body: `{"address":{"street":5,"city":"Bergen!","zip":["1"],"country":{"a":1}}}`, check: checkAddress(),
 			want: address{Given: true, HasCity: true, FilledCity: true},
 			fails: map[string][]string{
-				"address.street":  msgs("The address.street field must be a string."),
-				"address.city":    msgs("The address.city field must not be greater than 5 characters."),
-				"address.zip":     msgs("The address.zip field must be a string."),
-				"address.country": msgs("The address.country field must be a string."),
+				"address.street":  msgs("string"),
+				"address.city":    msgs("max:5"),
+				"address.zip":     msgs("string"),
+				"address.country": msgs("string"),
 			}},
 		{name: "blank sub-field", body: `{"address":{"city":"  "}}`, check: checkAddress(), want: address{Given: true, HasCity: true},
-			fails: map[string][]string{"address.city": msgs("The address.city field is required.")}},
-		{name: "plain dialect", dialect: validate.Plain, body: `{"address":{"city":7}}`, check: checkAddress(), want: address{Given: true, HasCity: true, FilledCity: true},
-			fails: map[string][]string{"address.city": msgs("address.city must be a string")}},
-		{name: "plain not an object", dialect: validate.Plain, body: `{"address":"x"}`, check: checkAddress(), want: address{},
-			fails: map[string][]string{"address": msgs("address must be an object")}},
+			fails: map[string][]string{"address.city": msgs("required")}},
+		{name: "sub-field of the wrong type", body: `{"address":{"city":7}}`, check: checkAddress(), want: address{Given: true, HasCity: true, FilledCity: true},
+			fails: map[string][]string{"address.city": msgs("string")}},
+		{name: "a string is not an object", body: `{"address":"x"}`, check: checkAddress(), want: address{},
+			fails: map[string][]string{"address": msgs("object")}},
 		{name: "nested objects", body: `{"a":{"b":{"c":""}}}`, check: func(v *validate.Validator) any {
 			a, _ := v.Object("a")
 			b, _ := a.Object("b")
 			c := b.String("c", validate.Required)
 			b.Fail("d", "custom")
 			return c
-		}, want: "", fails: map[string][]string{"a.b.c": msgs("The a.b.c field is required."), "a.b.d": msgs("custom")}},
+		}, want: "", fails: map[string][]string{"a.b.c": msgs("required"), "a.b.d": msgs("custom")}},
 	})
 }
 
@@ -444,44 +449,44 @@ func TestStrings(t *testing.T) {
 		{name: "empty list", body: `{"abilities":[]}`, check: abilities(), want: []string{}},
 		{name: "absent", body: `{}`, check: abilities(), want: []string(nil)},
 		{name: "required empty list", body: `{"abilities":[]}`, check: abilities(validate.Required), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field is required.")}},
+			fails: map[string][]string{"abilities": msgs("required")}},
 		{name: "null", body: `{"abilities":null}`, check: abilities(), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field must be an array.")}},
+			fails: map[string][]string{"abilities": msgs("array")}},
 		{name: "nullable null", body: `{"abilities":null}`, check: abilities(validate.Nullable), want: []string(nil)},
 		{name: "string instead of list", body: `{"abilities":"posts:read"}`, check: abilities(), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field must be an array.")}},
+			fails: map[string][]string{"abilities": msgs("array")}},
 		{name: "object instead of list", body: `{"abilities":{"0":"posts:read"}}`, check: abilities(), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field must be an array.")}},
+			fails: map[string][]string{"abilities": msgs("array")}},
 		{name: "element types", body: `{"abilities":["ok",1,null,"",true,{},[],"a\u0000"]}`, check: abilities(), want: []string(nil),
 			fails: map[string][]string{
-				"abilities.1": msgs("The abilities.1 field must be a string."),
-				"abilities.2": msgs("The abilities.2 field must be a string."),
-				"abilities.3": msgs("The abilities.3 field must be a string."),
-				"abilities.4": msgs("The abilities.4 field must be a string."),
-				"abilities.5": msgs("The abilities.5 field must be a string."),
-				"abilities.6": msgs("The abilities.6 field must be a string."),
-				"abilities.7": msgs("The abilities.7 field must not contain null bytes."),
+				"abilities.1": msgs("string"),
+				"abilities.2": msgs("string"),
+				"abilities.3": msgs("string"),
+				"abilities.4": msgs("string"),
+				"abilities.5": msgs("string"),
+				"abilities.6": msgs("string"),
+				"abilities.7": msgs("no_null_bytes"),
 			}},
 		{name: "element rules", body: `{"abilities":["posts:read","root","` + strings.Repeat("x", 11) + `"]}`,
 			check: abilities(validate.Max(10), validate.In("posts:read", "posts:write")), want: []string(nil),
 			fails: map[string][]string{
-				"abilities.1": msgs("The selected abilities.1 is invalid."),
-				"abilities.2": msgs("The abilities.2 field must not be greater than 10 characters.", "The selected abilities.2 is invalid."),
+				"abilities.1": msgs("in:posts:read,posts:write"),
+				"abilities.2": msgs("max:10", "in:posts:read,posts:write"),
 			}},
 		{name: "element NoTrim", body: `{"abilities":[" a "]}`, check: abilities(validate.NoTrim), want: []string{" a "}},
 		{name: "item counts", body: `{"abilities":["a","b","c"]}`, check: abilities(validate.MaxItems(2)), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field must not have more than 2 items.")}},
+			fails: map[string][]string{"abilities": msgs("max_items:2")}},
 		{name: "too few items", body: `{"abilities":["a"]}`, check: abilities(validate.MinItems(2)), want: []string(nil),
-			fails: map[string][]string{"abilities": msgs("The abilities field must have at least 2 items.")}},
+			fails: map[string][]string{"abilities": msgs("min_items:2")}},
 		{name: "item count and elements both listed", body: `{"abilities":[1,2,3]}`, check: abilities(validate.MaxItems(2)), want: []string(nil),
 			fails: map[string][]string{
-				"abilities":   msgs("The abilities field must not have more than 2 items."),
-				"abilities.0": msgs("The abilities.0 field must be a string."),
-				"abilities.1": msgs("The abilities.1 field must be a string."),
-				"abilities.2": msgs("The abilities.2 field must be a string."),
+				"abilities":   msgs("max_items:2"),
+				"abilities.0": msgs("string"),
+				"abilities.1": msgs("string"),
+				"abilities.2": msgs("string"),
 			}},
-		{name: "plain", dialect: validate.Plain, body: `{"abilities":[1]}`, check: abilities(), want: []string(nil),
-			fails: map[string][]string{"abilities.0": msgs("abilities.0 must be a string")}},
+		{name: "a number is no string", body: `{"abilities":[1]}`, check: abilities(), want: []string(nil),
+			fails: map[string][]string{"abilities.0": msgs("string")}},
 	})
 }
 
@@ -497,30 +502,30 @@ func TestInts(t *testing.T) {
 		{name: "absent", body: `{}`, check: tags(), want: []int64(nil)},
 		{name: "nullable null", body: `{"tags":null}`, check: tags(validate.Nullable), want: []int64(nil)},
 		{name: "null", body: `{"tags":null}`, check: tags(), want: []int64(nil),
-			fails: map[string][]string{"tags": msgs("The tags field must be an array.")}},
+			fails: map[string][]string{"tags": msgs("array")}},
 		{name: "not a list", body: `{"tags":5}`, check: tags(), want: []int64(nil),
-			fails: map[string][]string{"tags": msgs("The tags field must be an array.")}},
+			fails: map[string][]string{"tags": msgs("array")}},
 		{name: "comma string", body: `{"tags":"1,2"}`, check: tags(), want: []int64(nil),
-			fails: map[string][]string{"tags": msgs("The tags field must be an array.")}},
+			fails: map[string][]string{"tags": msgs("array")}},
 		{name: "bad elements", body: `{"tags":[1,"x",1.5,null,"",true,[1],{"a":1},1e400,-9223372036854775809]}`, check: tags(), want: []int64(nil),
 			fails: map[string][]string{
-				"tags.1": msgs("The tags.1 field must be an integer."),
-				"tags.2": msgs("The tags.2 field must be an integer."),
-				"tags.3": msgs("The tags.3 field must be an integer."),
-				"tags.4": msgs("The tags.4 field must be an integer."),
-				"tags.5": msgs("The tags.5 field must be an integer."),
-				"tags.6": msgs("The tags.6 field must be an integer."),
-				"tags.7": msgs("The tags.7 field must be an integer."),
-				"tags.8": msgs("The tags.8 field must be an integer."),
-				"tags.9": msgs("The tags.9 field must be an integer."),
+				"tags.1": msgs("integer"),
+				"tags.2": msgs("integer"),
+				"tags.3": msgs("integer"),
+				"tags.4": msgs("integer"),
+				"tags.5": msgs("integer"),
+				"tags.6": msgs("integer"),
+				"tags.7": msgs("integer"),
+				"tags.8": msgs("integer"),
+				"tags.9": msgs("integer"),
 			}},
 		{name: "element bounds", body: `{"tags":[0,5]}`, check: tags(validate.Min(1), validate.Max(4)), want: []int64(nil),
 			fails: map[string][]string{
-				"tags.0": msgs("The tags.0 field must be at least 1."),
-				"tags.1": msgs("The tags.1 field must not be greater than 4."),
+				"tags.0": msgs("min_value:1"),
+				"tags.1": msgs("max_value:4"),
 			}},
 		{name: "item count", body: `{"tags":[1,2]}`, check: tags(validate.MaxItems(1)), want: []int64(nil),
-			fails: map[string][]string{"tags": msgs("The tags field must not have more than 1 items.")}},
+			fails: map[string][]string{"tags": msgs("max_items:1")}},
 		{name: "existence reported by the caller", body: `{"tags":[1,99,98]}`, check: func(v *validate.Validator) any {
 			ids := v.Ints("tags")
 			for i, id := range ids {
@@ -530,13 +535,13 @@ func TestInts(t *testing.T) {
 			}
 			return ids
 		}, want: []int64{1, 99, 98}, fails: map[string][]string{
-			"tags.1": msgs("The selected tags.1 is invalid."),
-			"tags.2": msgs("The selected tags.2 is invalid."),
+			"tags.1": msgs("exists"),
+			"tags.2": msgs("exists"),
 		}},
-		{name: "plain", dialect: validate.Plain, body: `{"tags":["a"]}`, check: tags(), want: []int64(nil),
-			fails: map[string][]string{"tags.0": msgs("tags.0 must be an integer")}},
-		{name: "plain not a list", dialect: validate.Plain, body: `{"tags":"a"}`, check: tags(validate.MinItems(1)), want: []int64(nil),
-			fails: map[string][]string{"tags": msgs("tags must be an array")}},
+		{name: "a letter is no integer", body: `{"tags":["a"]}`, check: tags(), want: []int64(nil),
+			fails: map[string][]string{"tags.0": msgs("integer")}},
+		{name: "a string is not a list", body: `{"tags":"a"}`, check: tags(validate.MinItems(1)), want: []int64(nil),
+			fails: map[string][]string{"tags": msgs("array")}},
 	})
 }
 
@@ -601,11 +606,11 @@ func TestEmail(t *testing.T) {
 		"user@exam\xffple.com",
 	}
 	check := func(t *testing.T, address string, want bool) {
-		v := validate.New(map[string]any{"email": address}, validate.Laravel)
+		v := validate.New(map[string]any{"email": address})
 		v.String("email", validate.NoTrim, validate.Email)
 		failed := false
 		for _, m := range fields(t, v)["email"] {
-			if m == "The email field must be a valid email address." {
+			if m == "email" {
 				failed = true
 			}
 		}
@@ -624,7 +629,7 @@ func TestEmail(t *testing.T) {
 // TestAllFailuresListed is the register request with everything wrong.
 func TestAllFailuresListed(t *testing.T) {
 	body := decode(t, `{"name":"`+strings.Repeat("n", 256)+`","email":"`+strings.Repeat("x", 300)+`","password":"short","password_confirmation":"other","status":"archived","tags":[1,"b"]}`)
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	v.String("name", validate.Required, validate.Max(255))
 	v.String("email", validate.Required, validate.Email, validate.Max(255))
 	v.String("password", validate.Required, validate.NoTrim, validate.Min(8), validate.MaxBytes(72), validate.Confirmed)
@@ -633,28 +638,24 @@ func TestAllFailuresListed(t *testing.T) {
 	v.String("title", validate.Required)
 	got := fields(t, v)
 	want := map[string][]string{
-		"name":     {"The name field must not be greater than 255 characters."},
-		"email":    {"The email field must be a valid email address.", "The email field must not be greater than 255 characters."},
-		"password": {"The password field must be at least 8 characters.", "The password field confirmation does not match."},
-		"status":   {"The selected status is invalid."},
-		"tags.1":   {"The tags.1 field must be an integer."},
-		"title":    {"The title field is required."},
+		"name":     {"max:255"},
+		"email":    {"email", "max:255"},
+		"password": {"min:8", "confirmed"},
+		"status":   {"in:draft,published"},
+		"tags.1":   {"integer"},
+		"title":    {"required"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	field, message, ok := v.First()
-	if field != "name" || message != want["name"][0] || !ok {
-		t.Errorf("First() = %q, %q, %v, want name, %q, true", field, message, ok, want["name"][0])
-	}
-	if err := v.Err(); err.(*domain.Error).Message != "Validation failed." {
-		t.Errorf("Message = %q, want Validation failed.", err.(*domain.Error).Message)
+	if first := v.Err().(*domain.Error).Fields[0]; first != (domain.Violation{Field: "name", Rule: "max:255"}) {
+		t.Errorf("first failure: got %v, want name max:255", first)
 	}
 }
 
-// TestPlain covers area B: Express wording, form strings converted, and the
-// first failure as the envelope message.
-func TestPlain(t *testing.T) {
+// TestAreaBBodies covers area B's bodies: users and products, from JSON and
+// from forms, whose strings are converted.
+func TestAreaBBodies(t *testing.T) {
 	user := func(v *validate.Validator) any {
 		name := v.String("name", validate.Required, validate.Max(255))
 		email := v.String("email", validate.Required, validate.Email, validate.Max(255))
@@ -672,113 +673,109 @@ func TestPlain(t *testing.T) {
 		return fmt.Sprint(name, "|", deref(price), "|", desc, "|", deref(stock), "|", deref(active))
 	}
 	runCases(t, []fieldCase{
-		{name: "user from JSON", dialect: validate.Plain, body: `{"name":"Ann","email":"ann@example.com","age":30,"address":{"city":"Oslo"}}`, check: user,
+		{name: "user from JSON", body: `{"name":"Ann","email":"ann@example.com","age":30,"address":{"city":"Oslo"}}`, check: user,
 			want: "Ann|ann@example.com|30|true|Oslo"},
-		{name: "user from a form", dialect: validate.Plain, body: `{"name":"Ann","email":"ann@example.com","age":"30","address":{"city":"Oslo"}}`, check: user,
+		{name: "user from a form", body: `{"name":"Ann","email":"ann@example.com","age":"30","address":{"city":"Oslo"}}`, check: user,
 			want: "Ann|ann@example.com|30|true|Oslo"},
-		{name: "user without optional fields", dialect: validate.Plain, body: `{"name":"Ann","email":"ann@example.com","age":null,"address":null}`, check: user,
+		{name: "user without optional fields", body: `{"name":"Ann","email":"ann@example.com","age":null,"address":null}`, check: user,
 			want: "Ann|ann@example.com|<nil>|false|"},
-		{name: "user all wrong", dialect: validate.Plain, body: `{"name":"","email":"` + strings.Repeat("x", 300) + `","age":"old","address":[]}`, check: user,
+		{name: "user all wrong", body: `{"name":"","email":"` + strings.Repeat("x", 300) + `","age":"old","address":[]}`, check: user,
 			want: "||<nil>|false|", fails: map[string][]string{
-				"name":    {"name is required"},
-				"email":   {"email must be a valid email address", "email must be at most 255 characters"},
-				"age":     {"age must be an integer"},
-				"address": {"address must be an object"},
+				"name":    {"required"},
+				"email":   {"email", "max:255"},
+				"age":     {"integer"},
+				"address": {"object"},
 			}},
-		{name: "age bounds", dialect: validate.Plain, body: `{"name":"A","email":"a@b.co","age":151}`, check: user,
-			want: "A|a@b.co|<nil>|false|", fails: map[string][]string{"age": {"age must be at most 150"}}},
-		{name: "age negative", dialect: validate.Plain, body: `{"name":"A","email":"a@b.co","age":"-1"}`, check: user,
-			want: "A|a@b.co|<nil>|false|", fails: map[string][]string{"age": {"age must be at least 0"}}},
-		{name: "product from a form", dialect: validate.Plain, body: `{"name":"Pen","price":"19.99","description":"","stock":"3","active":"true"}`, check: product,
+		{name: "age bounds", body: `{"name":"A","email":"a@b.co","age":151}`, check: user,
+			want: "A|a@b.co|<nil>|false|", fails: map[string][]string{"age": {"max_value:150"}}},
+		{name: "age negative", body: `{"name":"A","email":"a@b.co","age":"-1"}`, check: user,
+			want: "A|a@b.co|<nil>|false|", fails: map[string][]string{"age": {"min_value:0"}}},
+		{name: "product from a form", body: `{"name":"Pen","price":"19.99","description":"","stock":"3","active":"true"}`, check: product,
 			want: "Pen|1999||3|true"},
-		{name: "product from JSON", dialect: validate.Plain, body: `{"name":"Pen","price":19.99,"stock":0,"active":false}`, check: product,
+		{name: "product from JSON", body: `{"name":"Pen","price":19.99,"stock":0,"active":false}`, check: product,
 			want: "Pen|1999||0|false"},
-		{name: "product all wrong", dialect: validate.Plain, body: `{"name":5,"price":"19.999","description":"` + strings.Repeat("d", 5001) + `","stock":1.5,"active":"maybe"}`, check: product,
+		{name: "product all wrong", body: `{"name":5,"price":"19.999","description":"` + strings.Repeat("d", 5001) + `","stock":1.5,"active":"maybe"}`, check: product,
 			want: "|<nil>||<nil>|<nil>", fails: map[string][]string{
-				"name":        {"name must be a string"},
-				"price":       {"price must have at most two decimals"},
-				"description": {"description must be at most 5000 characters"},
-				"stock":       {"stock must be an integer"},
-				"active":      {"active must be a boolean"},
+				"name":        {"string"},
+				"price":       {"decimal:0,2"},
+				"description": {"max:5000"},
+				"stock":       {"integer"},
+				"active":      {"boolean"},
 			}},
-		{name: "price missing and negative stock", dialect: validate.Plain, body: `{"name":"Pen","stock":-1}`, check: product,
-			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"price is required"}, "stock": {"stock must be at least 0"}}},
-		{name: "price wrong", dialect: validate.Plain, body: `{"name":"Pen","price":"abc"}`, check: product,
-			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"price must be a number"}}},
-		{name: "price negative and huge", dialect: validate.Plain, body: `{"name":"Pen","price":-0.001}`, check: product,
-			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"price must be at least 0", "price must have at most two decimals"}}},
-		{name: "price 1e400", dialect: validate.Plain, body: `{"name":"Pen","price":1e400}`, check: product,
-			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"price must be at most 92233720368547758"}}},
+		{name: "price missing and negative stock", body: `{"name":"Pen","stock":-1}`, check: product,
+			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"required"}, "stock": {"min_value:0"}}},
+		{name: "price wrong", body: `{"name":"Pen","price":"abc"}`, check: product,
+			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"numeric"}}},
+		{name: "price negative and huge", body: `{"name":"Pen","price":-0.001}`, check: product,
+			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"min_value:0", "decimal:0,2"}}},
+		{name: "price 1e400", body: `{"name":"Pen","price":1e400}`, check: product,
+			want: "Pen|<nil>||<nil>|<nil>", fails: map[string][]string{"price": {"max_value:92233720368547758"}}},
 	})
 }
 
-func TestPlainEnvelopeMessage(t *testing.T) {
+// TestFirstFailure: the first violation is the first rule broken in the
+// order the fields were checked, which is what area B's envelope shows.
+func TestFirstFailure(t *testing.T) {
 	for _, tc := range []struct {
-		body      string
-		wantField string
-		want      string
+		body string
+		want domain.Violation
 	}{
-		{`{}`, "name", "name is required"},
-		{`{"name":"Ann"}`, "email", "email is required"},
-		{`{"name":"Ann","email":"nope"}`, "email", "email must be a valid email address"},
-		{`{"name":"Ann","email":"a@b.co","age":"x"}`, "age", "age must be an integer"},
-		{`{"name":"` + strings.Repeat("é", 256) + `","email":"bad","age":200}`, "name", "name must be at most 255 characters"},
+		{`{}`, domain.Violation{Field: "name", Rule: "required"}},
+		{`{"name":"Ann"}`, domain.Violation{Field: "email", Rule: "required"}},
+		{`{"name":"Ann","email":"nope"}`, domain.Violation{Field: "email", Rule: "email"}},
+		{`{"name":"Ann","email":"a@b.co","age":"x"}`, domain.Violation{Field: "age", Rule: "integer"}},
+		{`{"name":"` + strings.Repeat("é", 256) + `","email":"bad","age":200}`, domain.Violation{Field: "name", Rule: "max:255"}},
 	} {
-		v := validate.New(decode(t, tc.body), validate.Plain)
+		v := validate.New(decode(t, tc.body))
 		v.String("name", validate.Required, validate.Max(255))
 		v.String("email", validate.Required, validate.Email)
 		v.Int("age", validate.Min(0), validate.Max(150))
-		field, message, ok := v.First()
-		if field != tc.wantField || message != tc.want || !ok {
-			t.Errorf("%s: First() = %q, %q, %v, want %q, %q, true", tc.body, field, message, ok, tc.wantField, tc.want)
-		}
 		de, _ := domain.AsError(v.Err())
-		if de == nil || de.Message != tc.want {
-			t.Errorf("%s: Err().Message = %v, want %q", tc.body, de, tc.want)
+		if de == nil || de.Fields[0] != tc.want {
+			t.Errorf("%s: got %v, want first %v", tc.body, de, tc.want)
 		}
 	}
 }
 
-func TestMessagesByDialect(t *testing.T) {
+// TestRuleCodes names the rule code every check records.
+func TestRuleCodes(t *testing.T) {
 	type check func(v *validate.Validator)
 	for _, tc := range []struct {
-		body           string
-		check          check
-		laravel, plain string
+		body  string
+		check check
+		want  domain.Rule
 	}{
-		{`{}`, func(v *validate.Validator) { v.String("f", validate.Required) }, "The f field is required.", "f is required"},
-		{`{"f":1}`, func(v *validate.Validator) { v.String("f") }, "The f field must be a string.", "f must be a string"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Min(4)) }, "The f field must be at least 4 characters.", "f must be at least 4 characters"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Max(2)) }, "The f field must not be greater than 2 characters.", "f must be at most 2 characters"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.MaxBytes(2)) }, "The f field must not be greater than 2 bytes.", "f must be at most 2 bytes"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Email) }, "The f field must be a valid email address.", "f must be a valid email address"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.In("x", "y")) }, "The selected f is invalid.", "f must be one of x, y"},
-		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Confirmed) }, "The f field confirmation does not match.", "f confirmation does not match"},
-		{`{"f":"a\u0000"}`, func(v *validate.Validator) { v.String("f") }, "The f field must not contain null bytes.", "f must not contain null bytes"},
-		{`{"f":"x"}`, func(v *validate.Validator) { v.Int("f") }, "The f field must be an integer.", "f must be an integer"},
-		{`{"f":0}`, func(v *validate.Validator) { v.Int("f", validate.Min(1)) }, "The f field must be at least 1.", "f must be at least 1"},
-		{`{"f":9}`, func(v *validate.Validator) { v.Int("f", validate.Max(8)) }, "The f field must not be greater than 8.", "f must be at most 8"},
-		{`{"f":"x"}`, func(v *validate.Validator) { v.Cents("f") }, "The f field must be a number.", "f must be a number"},
-		{`{"f":-1}`, func(v *validate.Validator) { v.Cents("f") }, "The f field must be at least 0.", "f must be at least 0"},
-		{`{"f":0.001}`, func(v *validate.Validator) { v.Cents("f") }, "The f field must have 0-2 decimal places.", "f must have at most two decimals"},
-		{`{"f":11}`, func(v *validate.Validator) { v.Cents("f", validate.Max(10)) }, "The f field must not be greater than 10.", "f must be at most 10"},
-		{`{"f":"x"}`, func(v *validate.Validator) { v.Bool("f") }, "The f field must be true or false.", "f must be a boolean"},
-		{`{"f":"x"}`, func(v *validate.Validator) { v.Object("f") }, "The f field must be an array.", "f must be an object"},
-		{`{"f":"x"}`, func(v *validate.Validator) { v.Strings("f") }, "The f field must be an array.", "f must be an array"},
-		{`{"f":[]}`, func(v *validate.Validator) { v.Ints("f", validate.MinItems(1)) }, "The f field must have at least 1 items.", "f must have at least 1 items"},
-		{`{"f":[1,2]}`, func(v *validate.Validator) { v.Ints("f", validate.MaxItems(1)) }, "The f field must not have more than 1 items.", "f must have at most 1 items"},
-		{`{}`, func(v *validate.Validator) { v.Invalid("f") }, "The selected f is invalid.", "f is invalid"},
+		{`{}`, func(v *validate.Validator) { v.String("f", validate.Required) }, "required"},
+		{`{"f":1}`, func(v *validate.Validator) { v.String("f") }, "string"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Min(4)) }, "min:4"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Max(2)) }, "max:2"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.MaxBytes(2)) }, "max_bytes:2"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Email) }, "email"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.In("x", "y")) }, "in:x,y"},
+		{`{"f":"abc"}`, func(v *validate.Validator) { v.String("f", validate.Confirmed) }, "confirmed"},
+		{`{"f":"a\u0000"}`, func(v *validate.Validator) { v.String("f") }, "no_null_bytes"},
+		{`{"f":"x"}`, func(v *validate.Validator) { v.Int("f") }, "integer"},
+		{`{"f":0}`, func(v *validate.Validator) { v.Int("f", validate.Min(1)) }, "min_value:1"},
+		{`{"f":9}`, func(v *validate.Validator) { v.Int("f", validate.Max(8)) }, "max_value:8"},
+		{`{"f":"x"}`, func(v *validate.Validator) { v.Cents("f") }, "numeric"},
+		{`{"f":-1}`, func(v *validate.Validator) { v.Cents("f") }, "min_value:0"},
+		{`{"f":0.001}`, func(v *validate.Validator) { v.Cents("f") }, "decimal:0,2"},
+		{`{"f":11}`, func(v *validate.Validator) { v.Cents("f", validate.Max(10)) }, "max_value:10"},
+		{`{"f":"x"}`, func(v *validate.Validator) { v.Bool("f") }, "boolean"},
+		{`{"f":"x"}`, func(v *validate.Validator) { v.Object("f") }, "object"},
+		{`{"f":"x"}`, func(v *validate.Validator) { v.Strings("f") }, "array"},
+		{`{"f":[]}`, func(v *validate.Validator) { v.Ints("f", validate.MinItems(1)) }, "min_items:1"},
+		{`{"f":[1,2]}`, func(v *validate.Validator) { v.Ints("f", validate.MaxItems(1)) }, "max_items:1"},
+		{`{}`, func(v *validate.Validator) { v.Invalid("f") }, "exists"},
 	} {
-		for d, want := range map[validate.Dialect]string{validate.Laravel: tc.laravel, validate.Plain: tc.plain} {
-			v := validate.New(decode(t, tc.body), d)
-			tc.check(v)
-			_, got, _ := v.First()
-			if got != want {
-				t.Errorf("%v %s: got %q, want %q", d, tc.body, got, want)
-			}
-			if strings.Contains(got, "%!") {
-				t.Errorf("%v %s: badly formatted %q", d, tc.body, got)
-			}
+		v := validate.New(decode(t, tc.body))
+		tc.check(v)
+		var got domain.Rule
+		if de, ok := domain.AsError(v.Err()); ok {
+			got = de.Fields[0].Rule
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
 		}
 	}
 }
@@ -786,12 +783,12 @@ func TestMessagesByDialect(t *testing.T) {
 func TestInvalidUTF8(t *testing.T) {
 	// Form decoding can yield bytes that are not UTF-8, which JSON decoding
 	// never does.
-	v := validate.New(map[string]any{"name": "ab\xffc", "tags": []any{"x\xfe"}}, validate.Laravel)
+	v := validate.New(map[string]any{"name": "ab\xffc", "tags": []any{"x\xfe"}})
 	v.String("name", validate.Max(3))
 	v.Strings("tags")
 	want := map[string][]string{
-		"name":   {"The name field must be valid UTF-8.", "The name field must not be greater than 3 characters."},
-		"tags.0": {"The tags.0 field must be valid UTF-8."},
+		"name":   {"utf8", "max:3"},
+		"tags.0": {"utf8"},
 	}
 	if got := fields(t, v); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -800,7 +797,7 @@ func TestInvalidUTF8(t *testing.T) {
 
 func TestHasAndFilled(t *testing.T) {
 	body := decode(t, `{"a":null,"b":"","c":"  ","d":"x","e":0,"f":false,"g":[],"h":{},"i":[0]}`)
-	v := validate.New(body, validate.Laravel)
+	v := validate.New(body)
 	for _, tc := range []struct {
 		field       string
 		has, filled bool
@@ -825,7 +822,7 @@ func TestHasAndFilled(t *testing.T) {
 // fields a request names are checked.
 func TestUpdateOnlyPresentFields(t *testing.T) {
 	update := func(body string) (map[string]string, map[string][]string) {
-		v := validate.New(decode(t, body), validate.Laravel)
+		v := validate.New(decode(t, body))
 		changes := map[string]string{}
 		for _, f := range []string{"title", "body", "status"} {
 			if !v.Has(f) {
@@ -851,8 +848,8 @@ func TestUpdateOnlyPresentFields(t *testing.T) {
 		{`{"status":"published"}`, map[string]string{"status": "published"}, nil},
 		{`{"title":" New "}`, map[string]string{"title": "New"}, nil},
 		{`{"title":null,"status":"gone"}`, map[string]string{"title": "", "status": ""}, map[string][]string{
-			"title":  {"The title field is required."},
-			"status": {"The selected status is invalid."},
+			"title":  {"required"},
+			"status": {"in:draft,published"},
 		}},
 	} {
 		changes, fails := update(tc.body)
@@ -863,54 +860,39 @@ func TestUpdateOnlyPresentFields(t *testing.T) {
 }
 
 func TestErr(t *testing.T) {
-	v := validate.New(nil, validate.Laravel)
+	v := validate.New(nil)
 	if err := v.Err(); err != nil {
 		t.Fatalf("Err() on no failures = %v, want nil", err)
-	}
-	if _, _, ok := v.First(); ok {
-		t.Errorf("First() on no failures: got ok, want none")
 	}
 	if got := v.String("x"); got != "" {
 		t.Errorf("String on nil body: got %q, want empty", got)
 	}
 
-	v.Fail("current_password", "The password is incorrect.")
-	v.Fail("current_password", "The password is incorrect.")
+	v.Fail("current_password", domain.RuleCurrentPassword)
+	v.Fail("current_password", domain.RuleCurrentPassword)
 	err := v.Err()
 	var de *domain.Error
 	if !errors.As(err, &de) {
 		t.Fatalf("Err() = %T, want *domain.Error", err)
 	}
-	if de.Kind != domain.Invalid || de.Code != "invalid" || de.Message != "Validation failed." {
-		t.Errorf("Err() = %+v, want kind invalid, code invalid, message Validation failed.", de)
+	if de.Kind != domain.Invalid || de.Code != "invalid" {
+		t.Errorf("Err() = %+v, want kind invalid, code invalid", de)
 	}
-	if want := map[string][]string{"current_password": {"The password is incorrect."}}; !reflect.DeepEqual(de.Fields, want) {
-		t.Errorf("Fields = %q, want %q (a repeated message once)", de.Fields, want)
+	if want := []domain.Violation{{Field: "current_password", Rule: "current_password"}}; !reflect.DeepEqual(de.Fields, want) {
+		t.Errorf("Fields = %v, want %v (a repeated rule once)", de.Fields, want)
 	}
 
-	v.Fail("current_password", "Another.")
+	v.Fail("current_password", domain.RuleConfirmed)
 	v.Invalid("tags.0")
-	if got := len(de.Fields["current_password"]); got != 1 {
-		t.Errorf("earlier error changed by later failures: %d messages, want 1", got)
+	if got := len(de.Fields); got != 1 {
+		t.Errorf("earlier error changed by later failures: %d violations, want 1", got)
 	}
-	if _, ok := de.Fields["tags.0"]; ok {
-		t.Errorf("earlier error gained a later field")
-	}
-	if got := fields(t, v)["current_password"]; !reflect.DeepEqual(got, []string{"The password is incorrect.", "Another."}) {
+	if got := fields(t, v)["current_password"]; !reflect.DeepEqual(got, []string{"current_password", "confirmed"}) {
 		t.Errorf("later error: got %q", got)
 	}
 	if !errors.Is(err, &domain.Error{Kind: domain.Invalid, Code: "invalid"}) {
 		t.Errorf("errors.Is(err, invalid) = false, want true")
 	}
-}
-
-func TestUnknownDialectPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Errorf("New with dialect 0: no panic, want one")
-		}
-	}()
-	validate.New(nil, validate.Dialect(0))
 }
 
 func TestElem(t *testing.T) {
@@ -923,7 +905,7 @@ func TestElem(t *testing.T) {
 // are neither checked nor reported, whatever their rules.
 func TestAbsentObjectChecksNothing(t *testing.T) {
 	for _, body := range []string{`{}`, `{"o":null}`, `{"o":"x"}`, `{"o":[{"a":1}]}`} {
-		v := validate.New(decode(t, body), validate.Laravel)
+		v := validate.New(decode(t, body))
 		o, given := v.Object("o", validate.Nullable)
 		got := []any{
 			given,

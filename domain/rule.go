@@ -1,0 +1,93 @@
+package domain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Rule names a rule that a value broke, spelled as Laravel spells rules: the
+// rule's name, then, after a colon, its parameters separated by commas
+// ("required", "max:255", "in:draft,published"). A rule is a code, not a
+// sentence: each HTTP area words it in its own table, so the domain says
+// what is wrong and never how to say it.
+//
+// The names are Laravel's where Laravel has the rule. Size rules name what
+// they count, because a message must say it and the rule alone does not:
+// min and max count the characters (runes) of a string, min_value and
+// max_value bound a number, min_items and max_items bound a list, max_bytes
+// bounds a string's UTF-8 bytes and max_kilobytes a file.
+type Rule string
+
+// Rules without parameters.
+const (
+	RuleRequired        Rule = "required"         // absent, null or blank
+	RuleString          Rule = "string"           // not a string
+	RuleInteger         Rule = "integer"          // not a whole number
+	RuleNumeric         Rule = "numeric"          // not a number
+	RuleBoolean         Rule = "boolean"          // not true or false
+	RuleArray           Rule = "array"            // not a list
+	RuleObject          Rule = "object"           // not an object
+	RuleNoNullBytes     Rule = "no_null_bytes"    // a string holding a NUL byte
+	RuleUTF8            Rule = "utf8"             // a string that is not valid UTF-8
+	RuleEmail           Rule = "email"            // not an e-mail address
+	RuleConfirmed       Rule = "confirmed"        // differs from its _confirmation field
+	RuleUnique          Rule = "unique"           // another record holds the value
+	RuleExists          Rule = "exists"           // names no record
+	RuleCurrentPassword Rule = "current_password" // not the user's password
+	RuleCredentials     Rule = "credentials"      // no account with this e-mail and password
+	RuleImage           Rule = "image"            // a file that is not an image
+	RuleDimensions      Rule = "dimensions"       // an image too wide or too high
+)
+
+// Rule names with parameters, for RuleOf and for matching Rule.Name.
+const (
+	RuleMin          = "min"
+	RuleMax          = "max"
+	RuleMinValue     = "min_value"
+	RuleMaxValue     = "max_value"
+	RuleMinItems     = "min_items"
+	RuleMaxItems     = "max_items"
+	RuleMaxBytes     = "max_bytes"
+	RuleMaxKilobytes = "max_kilobytes"
+	RuleIn           = "in"
+	RuleMimes        = "mimes"
+	RuleDecimal      = "decimal"
+)
+
+// RuleOf builds the rule name with params: RuleOf(RuleMax, "255") is
+// "max:255".
+func RuleOf(name string, params ...string) Rule {
+	if len(params) == 0 {
+		return Rule(name)
+	}
+	return Rule(name + ":" + strings.Join(params, ","))
+}
+
+// RuleN builds a rule with one integer parameter: RuleN(RuleMax, 255) is
+// "max:255".
+func RuleN(name string, n int64) Rule {
+	return RuleOf(name, strconv.FormatInt(n, 10))
+}
+
+// Name is the rule without its parameters.
+func (r Rule) Name() string {
+	name, _, _ := strings.Cut(string(r), ":")
+	return name
+}
+
+// Params are the rule's parameters, nil when it has none.
+func (r Rule) Params() []string {
+	_, params, ok := strings.Cut(string(r), ":")
+	if !ok {
+		return nil
+	}
+	return strings.Split(params, ",")
+}
+
+// Violation is one rule that one field broke. Field is the key a request
+// would carry the value under; elements of lists and members of objects are
+// dotted ("tags.0", "address.city").
+type Violation struct {
+	Field string
+	Rule  Rule
+}
