@@ -36,9 +36,11 @@ func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, p
 
 // Create implements ports.Comments.
 func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64, body string) (ports.CommentView, error) {
-	now := c.clock.Now()
-	comment := domain.Comment{PostID: postID, UserID: actor.User.ID, Body: body, CreatedAt: now, UpdatedAt: now}
-	err := c.store.InTx(ctx, func(r ports.Repos) error {
+	comment, err := domain.NewComment(postID, actor.User.ID, body, c.clock.Now())
+	if err != nil {
+		return ports.CommentView{}, err
+	}
+	err = c.store.InTx(ctx, func(r ports.Repos) error {
 		if _, err := visiblePost(ctx, r, actor, postID); err != nil {
 			return err
 		}
@@ -75,7 +77,9 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 		if !comment.CanEdit(actor.User.ID) {
 			return domain.ErrForbidden
 		}
-		comment.Body, comment.UpdatedAt = body, c.clock.Now()
+		if err := comment.Edit(body, c.clock.Now()); err != nil {
+			return err
+		}
 		return r.Comments.Update(ctx, comment)
 	})
 	if err != nil {

@@ -166,10 +166,14 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		}
 		now := p.clock.Now()
 		if patch.Title.Set {
-			post.Retitle(patch.Title.Value, now)
+			if err := post.Retitle(patch.Title.Value, now); err != nil {
+				return err
+			}
 		}
 		if patch.Body.Set {
-			post.Rewrite(patch.Body.Value, now)
+			if err := post.Rewrite(patch.Body.Value, now); err != nil {
+				return err
+			}
 		}
 		if patch.Status.Set {
 			if err := post.SetStatus(patch.Status.Value, now); err != nil {

@@ -27,7 +27,10 @@ func TestPostViews(t *testing.T) {
 			var tags []int64
 			// Byte order puts capitals first: Beta, Zed, alpha.
 			for _, name := range []string{"Zed", "alpha", "Beta"} {
-				tag := domain.NewTag(name, t0)
+				tag, err := domain.NewTag(name, t0)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if err := w.store.Repos().Tags.Create(ctx, &tag); err != nil {
 					t.Fatal(err)
 				}

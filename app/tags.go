@@ -23,7 +23,10 @@ var _ ports.Tags = (*Tags)(nil)
 
 // Create implements ports.Tags.
 func (t *Tags) Create(ctx context.Context, name string) (domain.Tag, error) {
-	tag := domain.NewTag(name, t.clock.Now())
+	tag, err := domain.NewTag(name, t.clock.Now())
+	if err != nil {
+		return domain.Tag{}, err
+	}
 	if err := t.store.Repos().Tags.Create(ctx, &tag); err != nil {
 		return domain.Tag{}, fmt.Errorf("create tag: %w", err)
 	}

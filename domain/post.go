@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -37,6 +38,9 @@ var ErrInvalidTransition = &Error{Kind: Invalid, Code: "invalid_transition",
 // picks another and tries again.
 var ErrSlugTaken = &Error{Kind: Conflict, Code: "slug_taken"}
 
+// Bounds of a post's text, in characters.
+const MaxTitleLength = 255
+
 // ExcerptLength is how many characters of the body an excerpt keeps.
 const ExcerptLength = 150
 
@@ -59,13 +63,49 @@ type Post struct {
 
 // NewPost starts a post by authorID at now. The slug is the title's; the
 // store's uniqueness check may make the use case ask for WithSlugSuffix.
+// Every field that breaks a rule is reported at once: the title is required
+// and at most MaxTitleLength characters, the body required, the status one
+// of Statuses.
 func NewPost(authorID int64, title, body string, status PostStatus, now time.Time) (Post, error) {
+	var vs violations
+	vs.add("title", CheckTitle(title))
+	vs.add("body", CheckBody(body))
+	vs.add("status", CheckStatus(status))
+	if err := vs.err(); err != nil {
+		return Post{}, err
+	}
 	p := Post{authorID: authorID, title: title, slug: Slugify(title), status: StatusDraft, createdAt: now, updatedAt: now}
 	p.setBody(body)
 	if err := p.SetStatus(status, now); err != nil {
 		return Post{}, err
 	}
 	return p, nil
+}
+
+// CheckTitle returns the rules a post title breaks: required, and at most
+// MaxTitleLength characters.
+func CheckTitle(title string) []Rule {
+	return checkText(title, MaxTitleLength)
+}
+
+// CheckBody returns the rules a post body breaks: it is required.
+func CheckBody(body string) []Rule {
+	if strings.TrimSpace(body) == "" {
+		return []Rule{RuleRequired}
+	}
+	return nil
+}
+
+// CheckStatus returns the rules a post status breaks: required, and one of
+// Statuses.
+func CheckStatus(status PostStatus) []Rule {
+	switch {
+	case strings.TrimSpace(string(status)) == "":
+		return []Rule{RuleRequired}
+	case !slices.Contains(Statuses, string(status)):
+		return []Rule{RuleOf(RuleIn, Statuses...)}
+	}
+	return nil
 }
 
 // PostState is every stored field of a post, for adapters that persist one.
@@ -121,16 +161,26 @@ func (p Post) WithSlugSuffix(n int) Post {
 	return p
 }
 
-// Retitle changes the title. The slug is kept, so links stay valid.
-func (p *Post) Retitle(title string, now time.Time) {
+// Retitle changes the title. The slug is kept, so links stay valid. A
+// title that breaks CheckTitle's rules changes nothing.
+func (p *Post) Retitle(title string, now time.Time) error {
+	if rules := CheckTitle(title); rules != nil {
+		return InvalidField("title", rules...)
+	}
 	p.title = title
 	p.updatedAt = now
+	return nil
 }
 
-// Rewrite changes the body and recomputes the excerpt.
-func (p *Post) Rewrite(body string, now time.Time) {
+// Rewrite changes the body and recomputes the excerpt. A blank body
+// changes nothing.
+func (p *Post) Rewrite(body string, now time.Time) error {
+	if rules := CheckBody(body); rules != nil {
+		return InvalidField("body", rules...)
+	}
 	p.setBody(body)
 	p.updatedAt = now
+	return nil
 }
 
 func (p *Post) setBody(body string) {

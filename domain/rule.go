@@ -3,6 +3,7 @@ package domain
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rule names a rule that a value broke, spelled as Laravel spells rules: the
@@ -90,4 +91,35 @@ func (r Rule) Params() []string {
 type Violation struct {
 	Field string
 	Rule  Rule
+}
+
+// checkText returns what a required text of at most limit characters
+// breaks: nothing, "required" alone when it is blank (Laravel's required
+// rule stops a field's other rules), or the max rule.
+func checkText(s string, limit int) []Rule {
+	if strings.TrimSpace(s) == "" {
+		return []Rule{RuleRequired}
+	}
+	if utf8.RuneCountInString(s) > limit {
+		return []Rule{RuleN(RuleMax, int64(limit))}
+	}
+	return nil
+}
+
+// violations collects the rules that fields broke, field by field in the
+// order they were checked.
+type violations []Violation
+
+func (vs *violations) add(field string, rules []Rule) {
+	for _, r := range rules {
+		*vs = append(*vs, Violation{Field: field, Rule: r})
+	}
+}
+
+// err returns the collected violations as one Invalid error, or nil.
+func (vs violations) err() error {
+	if len(vs) == 0 {
+		return nil
+	}
+	return InvalidFields(vs...)
 }

@@ -11,9 +11,22 @@ type Tag struct {
 	UpdatedAt time.Time
 }
 
-// NewTag prepares a tag named name at now.
-func NewTag(name string, now time.Time) Tag {
-	return Tag{Name: name, Slug: Slugify(name), CreatedAt: now, UpdatedAt: now}
+// MaxTagNameLength bounds a tag's name, in characters.
+const MaxTagNameLength = 50
+
+// NewTag prepares a tag named name at now. The name is required and at most
+// MaxTagNameLength characters.
+func NewTag(name string, now time.Time) (Tag, error) {
+	if rules := CheckTagName(name); rules != nil {
+		return Tag{}, InvalidField("name", rules...)
+	}
+	return Tag{Name: name, Slug: Slugify(name), CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// CheckTagName returns the rules a tag name breaks: required, and at most
+// MaxTagNameLength characters.
+func CheckTagName(name string) []Rule {
+	return checkText(name, MaxTagNameLength)
 }
 
 // ErrTagTaken is the conflict of two tags with one name.

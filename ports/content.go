@@ -65,11 +65,13 @@ type Posts interface {
 	// viewer may not see it.
 	Show(ctx context.Context, viewer int64, id int64, withComments bool) (PostView, error)
 	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
-	// the actor lacks posts:write; an invalid field for unknown tags.
+	// the actor lacks posts:write; an Invalid error naming each field that
+	// breaks domain.NewPost's rules, or each unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
 	// for anybody but the author, domain.ErrInvalidAbility for a token
-	// without posts:write.
+	// without posts:write; an Invalid error for a title or body the post
+	// refuses, a status it can't move to, or an unknown tag.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch) (PostView, error)
 	// Delete removes the post, its comments and its image.
 	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author,
@@ -82,12 +84,14 @@ type Posts interface {
 type Comments interface {
 	// List returns one page of a post's comments, oldest first, and the total.
 	List(ctx context.Context, actor domain.Actor, postID int64, page Page) ([]CommentView, int, error)
-	// Create adds a comment by the actor. domain.ErrNotFound.
+	// Create adds a comment by the actor. domain.ErrNotFound; an Invalid
+	// error when the body breaks domain.CheckCommentBody.
 	Create(ctx context.Context, actor domain.Actor, postID int64, body string) (CommentView, error)
 	// Get returns one comment. domain.ErrNotFound.
 	Get(ctx context.Context, actor domain.Actor, id int64) (CommentView, error)
 	// Update changes the body. domain.ErrNotFound, domain.ErrForbidden for
-	// anybody but the comment's author.
+	// anybody but the comment's author; an Invalid error when the body
+	// breaks domain.CheckCommentBody.
 	Update(ctx context.Context, actor domain.Actor, id int64, body string) (CommentView, error)
 	// Delete removes the comment. domain.ErrNotFound, domain.ErrForbidden
 	// for anybody but the comment's or the post's author.
@@ -98,6 +102,7 @@ type Comments interface {
 type Tags interface {
 	// List returns every tag ordered by name.
 	List(ctx context.Context) ([]domain.Tag, error)
-	// Create stores a tag. domain.ErrTagTaken when the name is in use.
+	// Create stores a tag. domain.ErrTagTaken when the name is in use; an
+	// Invalid error when it breaks domain.CheckTagName.
 	Create(ctx context.Context, name string) (domain.Tag, error)
 }

@@ -6,10 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 )
-
-// maxCommentLength bounds a comment's body, in characters.
-const maxCommentLength = 5000
 
 // commentBody decodes and validates the body of a comment create or
 // update. Both require the body, the only field a comment has.
@@ -19,7 +17,7 @@ func commentBody(c *fiber.Ctx) (string, error) {
 		return "", err
 	}
 	v := validate.New(raw)
-	body := v.String("body", validate.Required, validate.Max(maxCommentLength))
+	body := v.String("body", validate.Required, validate.Check(domain.CheckCommentBody))
 	return body, v.Err()
 }
 

@@ -115,7 +115,7 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 	f := ports.PostFilter{
 		Viewer: viewerOf(c),
 		Search: v.String("search"),
-		Status: domain.PostStatus(v.String("status", validate.In(domain.Statuses...))),
+		Status: domain.PostStatus(v.String("status", validate.Check(domain.CheckStatus))),
 	}
 	return f, v.Err()
 }
@@ -125,9 +125,9 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 func postInput(body map[string]any) (ports.PostInput, error) {
 	v := validate.New(body)
 	in := ports.PostInput{
-		Title:  v.String("title", validate.Required, validate.Max(255)),
-		Body:   v.String("body", validate.Required),
-		Status: domain.PostStatus(v.String("status", validate.Required, validate.In(domain.Statuses...))),
+		Title:  v.String("title", validate.Required, validate.Check(domain.CheckTitle)),
+		Body:   v.String("body", validate.Required, validate.Check(domain.CheckBody)),
+		Status: domain.PostStatus(v.String("status", validate.Required, validate.Check(domain.CheckStatus))),
 		TagIDs: v.Ints("tags", validate.Nullable, validate.MaxItems(maxPostTags)),
 	}
 	img, err := imageField(v, body, postImage)
@@ -146,13 +146,13 @@ func postPatch(body map[string]any) (ports.PostPatch, error) {
 	v := validate.New(body)
 	var p ports.PostPatch
 	if v.Has("title") {
-		p.Title = ports.Some(v.String("title", validate.Required, validate.Max(255)))
+		p.Title = ports.Some(v.String("title", validate.Required, validate.Check(domain.CheckTitle)))
 	}
 	if v.Has("body") {
-		p.Body = ports.Some(v.String("body", validate.Required))
+		p.Body = ports.Some(v.String("body", validate.Required, validate.Check(domain.CheckBody)))
 	}
 	if v.Has("status") {
-		p.Status = ports.Some(domain.PostStatus(v.String("status", validate.Required, validate.In(domain.Statuses...))))
+		p.Status = ports.Some(domain.PostStatus(v.String("status", validate.Required, validate.Check(domain.CheckStatus))))
 	}
 	remove := v.Bool("remove_image", validate.Nullable)
 	img, err := imageField(v, body, postImage)

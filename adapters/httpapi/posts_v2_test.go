@@ -44,7 +44,10 @@ func (h *harness) v2Token(name string, abilities ...string) string {
 // v2Tag stores a tag and returns its id.
 func (h *harness) v2Tag(name string) float64 {
 	h.t.Helper()
-	tag := domain.NewTag(name, start)
+	tag, err := domain.NewTag(name, start)
+	if err != nil {
+		h.t.Fatalf("new tag %s: %v", name, err)
+	}
 	if err := h.store.Repos().Tags.Create(context.Background(), &tag); err != nil {
 		h.t.Fatalf("create tag %s: %v", name, err)
 	}

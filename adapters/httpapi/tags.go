@@ -6,10 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 )
-
-// maxTagName bounds a tag's name in characters.
-const maxTagName = 50
 
 // listTags answers every tag, ordered by name.
 func (s *Server) listTags(c *fiber.Ctx) error {
@@ -26,7 +24,7 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 		return err
 	}
 	v := validate.New(body)
-	name := v.String("name", validate.Required, validate.Max(maxTagName))
+	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
 	if err := v.Err(); err != nil {
 		return err
 	}

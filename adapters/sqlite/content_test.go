@@ -43,7 +43,10 @@ func mustSlug(t *testing.T, r ports.Repos, author int64, slug string) domain.Pos
 
 func mustTag(t *testing.T, r ports.Repos, name string) domain.Tag {
 	t.Helper()
-	tag := domain.NewTag(name, t0)
+	tag, err := domain.NewTag(name, t0)
+	if err != nil {
+		t.Fatalf("new tag %q: %v", name, err)
+	}
 	if err := r.Tags.Create(context.Background(), &tag); err != nil {
 		t.Fatalf("create tag %q: %v", name, err)
 	}
@@ -384,7 +387,10 @@ func TestTags(t *testing.T) {
 	beta := mustTag(t, r, "Beta")
 
 	for _, name := range []string{"ZETA", "Alpha", "éTÉ"} {
-		dup := domain.NewTag(name, t0)
+		dup, err := domain.NewTag(name, t0)
+		if err != nil {
+			t.Fatalf("new tag %q: %v", name, err)
+		}
 		wantErr(t, "Create "+name, r.Tags.Create(ctx, &dup), domain.ErrTagTaken)
 	}
 

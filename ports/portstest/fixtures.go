@@ -141,8 +141,16 @@ func createPost(t *testing.T, r ports.Repos, p domain.Post) domain.Post {
 
 func createTag(t *testing.T, r ports.Repos, name string, created time.Time) domain.Tag {
 	t.Helper()
-	tag := domain.NewTag(name, created)
+	tag := newTag(t, name, created)
 	must(t, fmt.Sprintf("Tags.Create(%q)", name), r.Tags.Create(t.Context(), &tag))
+	return tag
+}
+
+// newTag prepares a tag whose name the test knows to be valid.
+func newTag(t *testing.T, name string, created time.Time) domain.Tag {
+	t.Helper()
+	tag, err := domain.NewTag(name, created)
+	must(t, fmt.Sprintf("domain.NewTag(%q)", name), err)
 	return tag
 }
 

@@ -522,7 +522,7 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 			checkPostViews(t, "PostViews.ListViewsAfter in the transaction", got, want)
 		}
 
-		tag := domain.NewTag("Go", base)
+		tag := newTag(t, "Go", base)
 		if err := r.Tags.Create(ctx, &tag); err != nil {
 			return fmt.Errorf("Tags.Create: %w", err)
 		}

@@ -218,7 +218,10 @@ var transactions = []struct {
 		if err := r.Posts.Create(ctx, &post); err != nil {
 			return fmt.Errorf("Posts.Create: %w", err)
 		}
-		tag := domain.NewTag("New", base)
+		tag, err := domain.NewTag("New", base)
+		if err != nil {
+			return err
+		}
 		if err := r.Tags.Create(ctx, &tag); err != nil {
 			return fmt.Errorf("Tags.Create: %w", err)
 		}

@@ -59,7 +59,7 @@ func testTagNameTaken(t *testing.T, st ports.Store) {
 	for _, name := range []string{"go", "GO", "Go"} {
 		for _, w := range bothPlaces {
 			err := w.run(ctx, st, func(r ports.Repos) error {
-				tag := domain.NewTag(name, at(time.Hour))
+				tag := newTag(t, name, at(time.Hour))
 				return r.Tags.Create(ctx, &tag)
 			})
 			checkErr(t, fmt.Sprintf("Tags.Create(%q) after %q %s", name, "Go", w.name), err, domain.ErrTagTaken)
@@ -71,7 +71,7 @@ func testTagNameTaken(t *testing.T, st ports.Store) {
 	}
 	// A name that only contains a taken one, or slugifies alike, is free.
 	for _, name := range []string{"Golang", "Go!"} {
-		tag := domain.NewTag(name, base)
+		tag := newTag(t, name, base)
 		checkErr(t, fmt.Sprintf("Tags.Create(%q) after %q", name, "Go"), r.Tags.Create(ctx, &tag), nil)
 	}
 }

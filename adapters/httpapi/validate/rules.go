@@ -1,5 +1,7 @@
 package validate
 
+import "github.com/inkwell/inkwell/domain"
+
 // op names the check a rule performs.
 type op int
 
@@ -15,6 +17,7 @@ const (
 	opConfirmed
 	opMinItems
 	opMaxItems
+	opCheck
 )
 
 // rule is the data every rule carries. The exported rule values wrap it in
@@ -25,6 +28,7 @@ type rule struct {
 	op     op
 	n      int64
 	values []string
+	check  func(string) []domain.Rule
 }
 
 // spec returns the rule's data; the wrapping types inherit it.
@@ -161,6 +165,15 @@ func MaxBytes(n int64) textRule { return textRule{rule{op: opMaxBytes, n: n}} }
 
 // In requires a string to equal one of values exactly.
 func In(values ...string) textRule { return textRule{rule{op: opIn, values: values}} }
+
+// Check applies a domain rule check to a string once it has passed the
+// type checks: the rules check returns are recorded as the field's
+// failures, in their order. It lets a request report a domain invariant
+// (domain.CheckTitle) together with its other failures, from the one place
+// that states the invariant.
+func Check[T ~string](check func(T) []domain.Rule) textRule {
+	return textRule{rule{op: opCheck, check: func(s string) []domain.Rule { return check(T(s)) }}}
+}
 
 // MinItems requires a list to hold at least n elements.
 func MinItems(n int64) itemsRule { return itemsRule{rule{op: opMinItems, n: n}} }

@@ -6,7 +6,7 @@
 // rules, reads the typed values, and then asks for the error:
 //
 //	v := validate.New(body)
-//	title := v.String("title", validate.Required, validate.Max(255))
+//	title := v.String("title", validate.Required, validate.Check(domain.CheckTitle))
 //	email := v.String("email", validate.Required, validate.Email, validate.Max(255))
 //	if err := v.Err(); err != nil {
 //		return err
@@ -437,6 +437,11 @@ func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, 
 	}
 	for _, r := range s.checks {
 		switch r.op {
+		case opCheck:
+			for _, broken := range r.check(str) {
+				v.record(key, broken)
+				ok = false
+			}
 		case opMin:
 			if int64(utf8.RuneCountInString(str)) < r.n {
 				v.record(key, domain.RuleN(domain.RuleMin, r.n))

@@ -767,6 +767,9 @@ func TestRuleCodes(t *testing.T) {
 		{`{"f":[]}`, func(v *validate.Validator) { v.Ints("f", validate.MinItems(1)) }, "min_items:1"},
 		{`{"f":[1,2]}`, func(v *validate.Validator) { v.Ints("f", validate.MaxItems(1)) }, "max_items:1"},
 		{`{}`, func(v *validate.Validator) { v.Invalid("f") }, "exists"},
+		{`{"f":"  "}`, func(v *validate.Validator) { v.String("f", validate.Nullable, validate.Check(domain.CheckTitle)) }, ""},
+		{`{"f":"` + strings.Repeat("x", 256) + `"}`, func(v *validate.Validator) { v.String("f", validate.Check(domain.CheckTitle)) }, "max:255"},
+		{`{"f":"Draft"}`, func(v *validate.Validator) { v.String("f", validate.Check(domain.CheckStatus)) }, "in:draft,published"},
 	} {
 		v := validate.New(decode(t, tc.body))
 		tc.check(v)
@@ -777,6 +780,17 @@ func TestRuleCodes(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+// TestCheckRunsInDeclaredOrder: a domain check's rules take their place
+// among the field's other rules, after the type checks.
+func TestCheckRunsInDeclaredOrder(t *testing.T) {
+	v := validate.New(decode(t, `{"title":"`+strings.Repeat("@", 300)+`\u0000"}`))
+	v.String("title", validate.Required, validate.Email, validate.Check(domain.CheckTitle), validate.Min(400))
+	want := map[string][]string{"title": {"no_null_bytes", "email", "max:255", "min:400"}}
+	if got := fields(t, v); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
