@@ -1,6 +1,6 @@
 // Package inkwell is the composition root: it wires the stores, the use
 // cases and the HTTP adapter together (see wire.go; wire_gen.go is generated
-// from it with `go tool wire`). NewServices builds the use cases, for the
+// from it by `make generate`). NewUseCases builds the use cases, for the
 // service and its tests alike.
 package inkwell
 

@@ -6,17 +6,12 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// NewServices builds every use case on store and gives the HTTP adapter what
-// it calls: the use cases, the store's ping and, when the store keeps them,
-// its pool and query figures. Build and the tests take the service graph
-// from here, so the tests run the graph the service runs.
-func NewServices(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig) httpapi.Services {
+// NewUseCases builds every use case on store. Build and the tests take the
+// use cases from here, so the tests run the graph the service runs, and a
+// second transport would take the same set.
+func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig) ports.UseCases {
 	acc := app.NewAccounts(store, hasher, secrets, clock, accounts)
-	// The figures are optional: a store without pools (the memory store)
-	// leaves them nil and /metrics without their series.
-	pools, _ := store.(ports.PoolReporter)
-	queries, _ := store.(ports.QueryCounter)
-	return httpapi.Services{
+	return ports.UseCases{
 		Accounts: acc,
 		Tokens:   app.NewTokens(store, secrets, clock, accounts),
 		People:   app.NewPeople(store, clock),
@@ -26,8 +21,16 @@ func NewServices(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 		Tags:     app.NewTags(store, clock),
 		Profile:  app.NewProfile(store, hasher, secrets, files, clock, accounts),
 		Sessions: app.NewSessions(store, acc, secrets, clock, sessions),
-		Pinger:   store,
-		Pools:    pools,
-		Queries:  queries,
 	}
+}
+
+// NewServices gives the HTTP adapter the use cases and what its probes and
+// metrics read of the store: its ping and, when the store keeps them, its
+// pool and query figures.
+func NewServices(uc ports.UseCases, store ports.Store) httpapi.Services {
+	// The figures are optional: a store without pools (the memory store)
+	// leaves them nil and /metrics without their series.
+	pools, _ := store.(ports.PoolReporter)
+	queries, _ := store.(ports.QueryCounter)
+	return httpapi.Services{UseCases: uc, Pinger: store, Pools: pools, Queries: queries}
 }

@@ -35,9 +35,10 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	utc := clock.NewUTC()
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
-	services := NewServices(store, bcrypt, secrets, files, utc, accountsConfig, sessionsConfig)
+	useCases := NewUseCases(store, bcrypt, secrets, files, utc, accountsConfig, sessionsConfig)
+	services := NewServices(useCases, store)
 	server := httpapi.New(config, log, services)
-	tokens := services.Tokens
+	tokens := useCases.Tokens
 	service := &Service{
 		Server: server,
 		Store:  store,

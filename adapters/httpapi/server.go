@@ -51,15 +51,7 @@ type Config struct {
 // Services are the driving ports the routes call, and what the probes and
 // metrics read of the store.
 type Services struct {
-	Accounts ports.Accounts
-	Tokens   ports.Tokens
-	People   ports.People
-	Products ports.Products
-	Posts    ports.Posts
-	Comments ports.Comments
-	Tags     ports.Tags
-	Profile  ports.Profile
-	Sessions ports.Sessions
+	ports.UseCases
 	// Pinger answers /readyz's check of the store.
 	Pinger ports.Pinger
 	// Pools and Queries are the store's figures that /metrics exports; each

@@ -51,8 +51,9 @@ type Stack struct {
 	Storage  string
 }
 
-// NewStack builds the stack over store for tb with inkwell.NewServices, the
-// constructor the service itself uses. The clock starts at Start.
+// NewStack builds the stack over store for tb with inkwell.NewUseCases and
+// inkwell.NewServices, the constructors the service itself uses. The clock
+// starts at Start.
 func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	tb.Helper()
 	o.BcryptCost = cmp.Or(o.BcryptCost, bcrypt.MinCost)
@@ -68,7 +69,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		o.Files = localfs.New(localfs.Config{Dir: storage})
 	}
 	clk := clock.NewFixed(Start)
-	svc := inkwell.NewServices(store,
+	uc := inkwell.NewUseCases(store,
 		o.Hasher,
 		random.NewSecrets(),
 		o.Files,
@@ -76,5 +77,5 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 	)
-	return Stack{Services: svc, Clock: clk, Storage: storage}
+	return Stack{Services: inkwell.NewServices(uc, store), Clock: clk, Storage: storage}
 }

@@ -1,0 +1,17 @@
+package ports
+
+// UseCases is every driving port: what a transport (the HTTP adapter today,
+// a gRPC or command-line front end tomorrow) calls, and all it may call.
+// The root package builds it once, on the configured store, for the
+// service and for the tests alike.
+type UseCases struct {
+	Accounts Accounts
+	Tokens   Tokens
+	People   People
+	Products Products
+	Posts    Posts
+	Comments Comments
+	Tags     Tags
+	Profile  Profile
+	Sessions Sessions
+}
