@@ -67,11 +67,11 @@ type Post struct {
 // and at most MaxTitleLength characters, the body required, the status one
 // of Statuses.
 func NewPost(authorID int64, title, body string, status PostStatus, now time.Time) (Post, error) {
-	var vs violations
-	vs.add("title", CheckTitle(title))
-	vs.add("body", CheckBody(body))
-	vs.add("status", CheckStatus(status))
-	if err := vs.err(); err != nil {
+	var vs Violations
+	vs.Add("title", CheckTitle(title))
+	vs.Add("body", CheckBody(body))
+	vs.Add("status", CheckStatus(status))
+	if err := vs.Err(); err != nil {
 		return Post{}, err
 	}
 	p := Post{authorID: authorID, title: title, slug: Slugify(title), status: StatusDraft, createdAt: now, updatedAt: now}

@@ -100,24 +100,44 @@ func checkText(s string, limit int) []Rule {
 	if strings.TrimSpace(s) == "" {
 		return []Rule{RuleRequired}
 	}
+	return checkLength(s, limit)
+}
+
+// checkLength returns what an optional text of at most limit characters
+// breaks: nothing, or the max rule.
+func checkLength(s string, limit int) []Rule {
 	if utf8.RuneCountInString(s) > limit {
 		return []Rule{RuleN(RuleMax, int64(limit))}
 	}
 	return nil
 }
 
-// violations collects the rules that fields broke, field by field in the
-// order they were checked.
-type violations []Violation
+// checkRange returns what a number from lo to hi breaks: nothing, the
+// min_value rule or the max_value rule.
+func checkRange(n, lo, hi int64) []Rule {
+	switch {
+	case n < lo:
+		return []Rule{RuleN(RuleMinValue, lo)}
+	case n > hi:
+		return []Rule{RuleN(RuleMaxValue, hi)}
+	}
+	return nil
+}
 
-func (vs *violations) add(field string, rules []Rule) {
+// Violations collects the rules that fields broke, field by field in the
+// order they were checked, so that one error reports every broken field. A
+// use case that changes only some fields of an entity checks those with it.
+type Violations []Violation
+
+// Add records that field broke rules, after what is recorded already.
+func (vs *Violations) Add(field string, rules []Rule) {
 	for _, r := range rules {
 		*vs = append(*vs, Violation{Field: field, Rule: r})
 	}
 }
 
-// err returns the collected violations as one Invalid error, or nil.
-func (vs violations) err() error {
+// Err returns the collected violations as one Invalid error, or nil.
+func (vs Violations) Err() error {
 	if len(vs) == 0 {
 		return nil
 	}

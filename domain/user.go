@@ -3,6 +3,7 @@ package domain
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // User is an area A account. PasswordHash and RememberToken never leave the
@@ -23,4 +24,44 @@ type User struct {
 // look-ups ignore case, in every store alike, while the address is kept as typed.
 func EmailKey(email string) string {
 	return strings.ToLower(strings.TrimSpace(email))
+}
+
+// Bounds of an account's fields. A password is counted in characters for
+// people and in bytes for the hasher: bcrypt reads no more than 72 bytes, so
+// a longer password would be cut without a word.
+const (
+	MaxUserNameLength = 255
+	MinPasswordLength = 8
+	MaxPasswordBytes  = 72
+)
+
+// CheckUserName returns the rules an account's name breaks: required, and
+// at most MaxUserNameLength characters.
+func CheckUserName(name string) []Rule {
+	return checkText(name, MaxUserNameLength)
+}
+
+// CheckPassword returns the rules a new password breaks: required, at least
+// MinPasswordLength characters and at most MaxPasswordBytes bytes. Its white
+// space counts like any other character.
+func CheckPassword(password string) []Rule {
+	switch {
+	case strings.TrimSpace(password) == "":
+		return []Rule{RuleRequired}
+	case utf8.RuneCountInString(password) < MinPasswordLength:
+		return []Rule{RuleN(RuleMin, MinPasswordLength)}
+	case len(password) > MaxPasswordBytes:
+		return []Rule{RuleN(RuleMaxBytes, MaxPasswordBytes)}
+	}
+	return nil
+}
+
+// CheckAccount returns an Invalid error listing every rule that a new
+// account's name, e-mail and password break, in that order, or nil.
+func CheckAccount(name, email, password string) error {
+	var vs Violations
+	vs.Add("name", CheckUserName(name))
+	vs.Add("email", CheckEmail(email))
+	vs.Add("password", CheckPassword(password))
+	return vs.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -23,9 +24,9 @@ func (s *Server) register(c *fiber.Ctx) error {
 	}
 	v := validate.New(body)
 	in := ports.RegisterInput{
-		Name:     v.String("name", validate.Required, validate.Max(255)),
-		Email:    v.String("email", validate.Required, validate.Email, validate.Max(255)),
-		Password: v.String("password", validate.Required, validate.NoTrim, validate.Min(8), validate.MaxBytes(72), validate.Confirmed),
+		Name:     v.String("name", validate.Required, validate.Check(domain.CheckUserName)),
+		Email:    v.String("email", validate.Required, validate.Check(domain.CheckEmail)),
+		Password: v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed),
 	}
 	if err := v.Err(); err != nil {
 		return err

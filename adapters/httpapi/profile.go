@@ -95,13 +95,13 @@ func profileInput(c *fiber.Ctx, u domain.User) (ports.ProfileInput, error) {
 	v := validate.New(body)
 	var in ports.ProfileInput
 	if v.Has("name") {
-		in.Name = ports.Some(v.String("name", validate.Required, validate.Max(255)))
+		in.Name = ports.Some(v.String("name", validate.Required, validate.Check(domain.CheckUserName)))
 	}
 	if v.Has("email") {
-		in.Email = ports.Some(v.String("email", validate.Required, validate.Email, validate.Max(255)))
+		in.Email = ports.Some(v.String("email", validate.Required, validate.Check(domain.CheckEmail)))
 	}
 	if v.Has("password") {
-		in.Password = ports.Some(v.String("password", validate.Required, validate.NoTrim, validate.Min(8), validate.MaxBytes(72), validate.Confirmed))
+		in.Password = ports.Some(v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed))
 	}
 	if in.Password.Set || (in.Email.Set && in.Email.Value != u.Email) {
 		in.CurrentPassword = v.String("current_password", validate.Required, validate.NoTrim)

@@ -4,15 +4,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
-)
-
-// Bounds of product numbers. maxPrice (whole units) keeps every price in
-// cents below 2^53, so JavaScript clients read each one exactly; maxStock
-// keeps stock within a 32-bit integer.
-const (
-	maxPrice = 999_999_999_999
-	maxStock = 1<<31 - 1
 )
 
 // products serves area B's products on every products mount.
@@ -91,15 +84,15 @@ func (p products) delete(c *fiber.Ctx) error {
 // blank SKU is no SKU, so that any number of products may have none.
 func productInput(body map[string]any) (ports.ProductInput, error) {
 	v := validate.New(body)
-	in := ports.ProductInput{Name: v.String("name", validate.Required, validate.Max(255))}
-	if cents := v.Cents("price", validate.Required, validate.Max(maxPrice)); cents != nil {
+	in := ports.ProductInput{Name: v.String("name", validate.Required, validate.Check(domain.CheckProductName))}
+	if cents := v.Cents("price", validate.Required, validate.Max(domain.MaxPrice)); cents != nil {
 		in.PriceCents = *cents
 	}
-	in.Description = v.String("description", validate.Nullable, validate.NoTrim, validate.Max(5000))
-	if stock := v.Int("stock", validate.Nullable, validate.Min(0), validate.Max(maxStock)); stock != nil {
+	in.Description = v.String("description", validate.Nullable, validate.NoTrim, validate.Check(domain.CheckDescription))
+	if stock := v.Int("stock", validate.Nullable, validate.CheckInt(domain.CheckStock)); stock != nil {
 		in.Stock = *stock
 	}
-	if sku := v.String("sku", validate.Nullable, validate.Max(255)); sku != "" {
+	if sku := v.String("sku", validate.Nullable, validate.Check(domain.CheckSKU)); sku != "" {
 		in.SKU = &sku
 	}
 	return in, v.Err()

@@ -131,13 +131,13 @@ func personPatch(body map[string]any, partial bool) (ports.PersonPatch, error) {
 	wants := func(field string) bool { return !partial || v.Has(field) }
 	var p ports.PersonPatch
 	if wants("name") {
-		p.Name = ports.Some(v.String("name", validate.Required, validate.Max(255)))
+		p.Name = ports.Some(v.String("name", validate.Required, validate.Check(domain.CheckPersonName)))
 	}
 	if wants("email") {
-		p.Email = ports.Some(v.String("email", validate.Required, validate.Email, validate.Max(255)))
+		p.Email = ports.Some(v.String("email", validate.Required, validate.Check(domain.CheckEmail)))
 	}
 	if wants("age") {
-		p.Age = ports.Some(intPtr(v.Int("age", validate.Nullable, validate.Min(0), validate.Max(150))))
+		p.Age = ports.Some(intPtr(v.Int("age", validate.Nullable, validate.CheckInt(domain.CheckAge))))
 	}
 	if wants("address") {
 		p.Address = ports.Some(address(v))
@@ -150,10 +150,10 @@ func personPatch(body map[string]any, partial bool) (ports.PersonPatch, error) {
 func address(v *validate.Validator) *domain.Address {
 	o, given := v.Object("address", validate.Nullable)
 	a := domain.Address{
-		Street:  o.String("street", validate.Nullable, validate.Max(255)),
-		City:    o.String("city", validate.Nullable, validate.Max(255)),
-		Zip:     o.String("zip", validate.Nullable, validate.Max(255)),
-		Country: o.String("country", validate.Nullable, validate.Max(255)),
+		Street:  o.String("street", validate.Nullable, validate.Check(domain.CheckAddressLine)),
+		City:    o.String("city", validate.Nullable, validate.Check(domain.CheckAddressLine)),
+		Zip:     o.String("zip", validate.Nullable, validate.Check(domain.CheckAddressLine)),
+		Country: o.String("country", validate.Nullable, validate.Check(domain.CheckAddressLine)),
 	}
 	if !given || a == (domain.Address{}) {
 		return nil

@@ -28,7 +28,9 @@ type rule struct {
 	op     op
 	n      int64
 	values []string
-	check  func(string) []domain.Rule
+	// check is a domain check of a string, checkInt one of an integer.
+	check    func(string) []domain.Rule
+	checkInt func(int64) []domain.Rule
 }
 
 // spec returns the rule's data; the wrapping types inherit it.
@@ -72,7 +74,7 @@ type StringsRule interface {
 }
 
 // IntsRule is a rule that Ints accepts. Required, Nullable, MinItems and
-// MaxItems apply to the list; Min and Max apply to each element.
+// MaxItems apply to the list; Min, Max and CheckInt apply to each element.
 type IntsRule interface {
 	spec() rule
 	forInts()
@@ -141,8 +143,8 @@ var (
 	// for passwords, whose every character counts.
 	NoTrim = textRule{rule{op: opNoTrim}}
 
-	// Email requires an address a person can receive mail at; see isEmail
-	// for what that accepts.
+	// Email requires an address a person can receive mail at; see
+	// domain.IsEmail for what that accepts.
 	Email = textRule{rule{op: opEmail}}
 
 	// Confirmed requires the field's value to equal the string in the field
@@ -173,6 +175,19 @@ func In(values ...string) textRule { return textRule{rule{op: opIn, values: valu
 // that states the invariant.
 func Check[T ~string](check func(T) []domain.Rule) textRule {
 	return textRule{rule{op: opCheck, check: func(s string) []domain.Rule { return check(T(s)) }}}
+}
+
+// checkIntRule applies a domain check to an integer, alone or as an
+// element of a list.
+type checkIntRule struct{ rule }
+
+func (checkIntRule) forInt()  {}
+func (checkIntRule) forInts() {}
+
+// CheckInt applies a domain rule check to an integer once it has passed the
+// type check, as Check does to a string (domain.CheckAge, domain.CheckStock).
+func CheckInt[T ~int | ~int64](check func(T) []domain.Rule) checkIntRule {
+	return checkIntRule{rule{op: opCheck, checkInt: func(n int64) []domain.Rule { return check(T(n)) }}}
 }
 
 // MinItems requires a list to hold at least n elements.

@@ -7,7 +7,7 @@
 //
 //	v := validate.New(body)
 //	title := v.String("title", validate.Required, validate.Check(domain.CheckTitle))
-//	email := v.String("email", validate.Required, validate.Email, validate.Max(255))
+//	email := v.String("email", validate.Required, validate.Check(domain.CheckEmail))
 //	if err := v.Err(); err != nil {
 //		return err
 //	}
@@ -458,7 +458,7 @@ func (v *Validator) text(key string, raw any, s spec, confirmation func() (any, 
 				ok = false
 			}
 		case opEmail:
-			if !isEmail(str) {
+			if !domain.IsEmail(str) {
 				v.record(key, domain.RuleEmail)
 				ok = false
 			}
@@ -490,6 +490,11 @@ func (v *Validator) integer(key string, raw any, s spec) (int64, bool) {
 	}
 	for _, r := range s.checks {
 		switch {
+		case r.op == opCheck:
+			for _, broken := range r.checkInt(n) {
+				v.record(key, broken)
+				ok = false
+			}
 		case r.op == opMin && n < r.n:
 			v.record(key, domain.RuleN(domain.RuleMinValue, r.n))
 			ok = false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -545,84 +546,25 @@ func TestInts(t *testing.T) {
 	})
 }
 
+// TestEmail checks that the Email rule is domain.IsEmail, on the untrimmed
+// value when NoTrim is given; domain's tests hold the addresses it accepts.
 func TestEmail(t *testing.T) {
-	accept := []string{
-		"a@b.co",
-		"user@example.com",
-		"first.last@example.com",
-		"user+tag@example.com",
-		"o'brien@example.ie",
-		"x!#$%&'*+-/=?^_`{|}~@example.com",
-		"USER@EXAMPLE.COM",
-		"josé@example.com",
-		"用户@例子.广告",
-		"user@bücher.de",
-		"user@sub.domain-with-hyphen.example.co.uk",
-		"user@123.example.com",
-		"1@2.x9",
-		strings.Repeat("a", 64) + "@example.com",
-		"a@" + strings.Repeat(strings.Repeat("b", 63)+".", 3) + strings.Repeat("c", 60),
-	}
-	reject := []string{
-		"plainaddress",
-		"@example.com",
-		"user@",
-		"user@@example.com",
-		"a@b@example.com",
-		"user@localhost",
-		"user@example",
-		"user name@example.com",
-		"user@exam ple.com",
-		"user\t@example.com",
-		"user\u00a0name@example.com",
-		"user\u200b@example.com",
-		".user@example.com",
-		"user.@example.com",
-		"us..er@example.com",
-		`"user name"@example.com`,
-		"<user@example.com>",
-		"user@example.com>",
-		"User <user@example.com>",
-		"user(comment)@example.com",
-		"user,other@example.com",
-		"user;@example.com",
-		"user@[127.0.0.1]",
-		"user@127.0.0.1",
-		"user@-example.com",
-		"user@example-.com",
-		"user@exa_mple.com",
-		"user@.example.com",
-		"user@example..com",
-		"user@example.com.",
-		"user@example.c-m-",
-		"user@example.123",
-		"user@exa$mple.com",
-		"user\x00@example.com",
-		"user@example.com\n",
-		strings.Repeat("a", 65) + "@example.com",
-		"a@" + strings.Repeat("b", 64) + ".com",
-		"a@" + strings.Repeat(strings.Repeat("b", 63)+".", 3) + strings.Repeat("c", 61),
-		"javascript:alert(1)",
-		"user@exam\xffple.com",
-	}
-	check := func(t *testing.T, address string, want bool) {
-		v := validate.New(map[string]any{"email": address})
+	for _, tc := range []struct {
+		address string
+		want    bool
+	}{
+		{"user@example.com", true},
+		{"josé@example.com", true},
+		{"user@localhost", false},
+		{"user@example.com\n", false},
+		{`"user name"@example.com`, false},
+	} {
+		v := validate.New(map[string]any{"email": tc.address})
 		v.String("email", validate.NoTrim, validate.Email)
-		failed := false
-		for _, m := range fields(t, v)["email"] {
-			if m == "email" {
-				failed = true
-			}
+		failed := slices.Contains(fields(t, v)["email"], "email")
+		if got := !failed; got != tc.want || got != domain.IsEmail(tc.address) {
+			t.Errorf("Email(%q): got valid=%v, want %v", tc.address, got, tc.want)
 		}
-		if got := !failed; got != want {
-			t.Errorf("Email(%q): got valid=%v, want %v", address, got, want)
-		}
-	}
-	for _, a := range accept {
-		check(t, a, true)
-	}
-	for _, a := range reject {
-		check(t, a, false)
 	}
 }
 
@@ -791,6 +733,28 @@ func TestCheckRunsInDeclaredOrder(t *testing.T) {
 	want := map[string][]string{"title": {"no_null_bytes", "email", "max:255", "min:400"}}
 	if got := fields(t, v); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestCheckInt(t *testing.T) {
+	v := validate.New(decode(t, `{"age":"151","stock":4.0,"ages":[1,-1,"x"],"bad":"1.5","ok":150}`))
+	age := v.Int("age", validate.CheckInt(domain.CheckAge))
+	stock := v.Int("stock", validate.CheckInt(domain.CheckStock), validate.Max(3))
+	ages := v.Ints("ages", validate.CheckInt(domain.CheckAge))
+	v.Int("bad", validate.CheckInt(domain.CheckAge))
+	ok := v.Int("ok", validate.CheckInt(domain.CheckAge))
+	want := map[string][]string{
+		"age":    {"max_value:150"},
+		"stock":  {"max_value:3"},
+		"ages.1": {"min_value:0"},
+		"ages.2": {"integer"},
+		"bad":    {"integer"},
+	}
+	if got := fields(t, v); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if age != nil || stock != nil || ages != nil || ok == nil || *ok != 150 {
+		t.Errorf("values: got %v %v %v %v, want nil nil nil 150", age, stock, ages, ok)
 	}
 }
 

@@ -1,4 +1,4 @@
-package validate
+package domain
 
 import (
 	"strings"
@@ -6,7 +6,28 @@ import (
 	"unicode/utf8"
 )
 
-// isEmail reports whether s is an address a person can receive mail at.
+// MaxEmailLength bounds an e-mail address, in characters, wherever one is
+// kept: accounts and area B's user records alike.
+const MaxEmailLength = 255
+
+// CheckEmail returns the rules an e-mail address breaks: required, an
+// address IsEmail accepts, and at most MaxEmailLength characters. An
+// address too long for IsEmail breaks both of the last two.
+func CheckEmail(email string) []Rule {
+	if strings.TrimSpace(email) == "" {
+		return []Rule{RuleRequired}
+	}
+	var rules []Rule
+	if !IsEmail(email) {
+		rules = append(rules, RuleEmail)
+	}
+	if utf8.RuneCountInString(email) > MaxEmailLength {
+		rules = append(rules, RuleN(RuleMax, MaxEmailLength))
+	}
+	return rules
+}
+
+// IsEmail reports whether s is an address a person can receive mail at.
 //
 // It accepts local@domain where:
 //   - the whole address is valid UTF-8 of at most 254 bytes, the longest
@@ -27,7 +48,7 @@ import (
 // single-label domains (a@localhost): users who type those into a sign-up
 // form have almost always made a mistake, and the service sends no mail to
 // them.
-func isEmail(s string) bool {
+func IsEmail(s string) bool {
 	if len(s) > 254 || !utf8.ValidString(s) {
 		return false
 	}
