@@ -50,6 +50,9 @@ var _ ports.Accounts = (*Accounts)(nil)
 
 // Register implements ports.Accounts.
 func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain.User, domain.PlainToken, error) {
+	if err := domain.CheckAccount(in.Name, in.Email, in.Password); err != nil {
+		return domain.User{}, domain.PlainToken{}, err
+	}
 	hash, err := a.hasher.Hash(in.Password)
 	if err != nil {
 		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)

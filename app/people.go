@@ -22,7 +22,8 @@ func NewPeople(store ports.Store, clock ports.Clock) *People {
 
 var _ ports.People = (*People)(nil)
 
-// Create stores a new record created and updated now.
+// Create stores a new record created and updated now, once it keeps the
+// rules of domain.Person.Check.
 func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Person, error) {
 	now := p.clock.Now()
 	person := domain.Person{
@@ -32,6 +33,9 @@ func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Perso
 		Address:   in.Address,
 		CreatedAt: now,
 		UpdatedAt: now,
+	}
+	if err := person.Check(); err != nil {
+		return domain.Person{}, err
 	}
 	if err := p.store.Repos().People.Create(ctx, &person); err != nil {
 		return domain.Person{}, fmt.Errorf("create person: %w", err)
@@ -51,7 +55,7 @@ func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput) (d
 
 // Patch reads record id, applies the fields patch sets and writes it back in
 // one transaction, so that two concurrent patches of different fields both
-// survive.
+// survive. The patched record must keep the rules of domain.Person.Check.
 func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch) (domain.Person, error) {
 	var person domain.Person
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
@@ -63,6 +67,9 @@ func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch) (
 		patchField(&person.Email, patch.Email)
 		patchField(&person.Age, patch.Age)
 		patchField(&person.Address, patch.Address)
+		if err := person.Check(); err != nil {
+			return err
+		}
 		person.UpdatedAt = p.clock.Now()
 		return r.People.Update(ctx, person)
 	})

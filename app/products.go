@@ -22,7 +22,8 @@ func NewProducts(store ports.Store, clock ports.Clock) *Products {
 
 var _ ports.Products = (*Products)(nil)
 
-// Create stores a new product created and updated now.
+// Create stores a new product created and updated now, once it keeps the
+// rules of domain.Product.Check.
 func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Product, error) {
 	now := p.clock.Now()
 	product := domain.Product{
@@ -34,6 +35,9 @@ func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Pr
 		CreatedAt:   now,
 		UpdatedAt:   now,
 	}
+	if err := product.Check(); err != nil {
+		return domain.Product{}, err
+	}
 	if err := p.store.Repos().Products.Create(ctx, &product); err != nil {
 		return domain.Product{}, fmt.Errorf("create product: %w", err)
 	}
@@ -42,7 +46,8 @@ func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Pr
 
 // Replace overwrites every field of product id but its creation time. The
 // read and the write share a transaction so that the answer carries the
-// creation time of the very row written.
+// creation time of the very row written. The replacement must keep the
+// rules of domain.Product.Check.
 func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput) (domain.Product, error) {
 	var product domain.Product
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
@@ -55,6 +60,9 @@ func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput)
 		product.Description = in.Description
 		product.Stock = in.Stock
 		product.SKU = in.SKU
+		if err := product.Check(); err != nil {
+			return err
+		}
 		product.UpdatedAt = p.clock.Now()
 		return r.Products.Update(ctx, product)
 	})

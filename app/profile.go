@@ -36,6 +36,9 @@ var _ ports.Profile = (*Profile)(nil)
 // can't be bypassed. Both hashes are computed before the transaction, so no
 // lock waits for them.
 func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.ProfileInput) (domain.User, *domain.PlainToken, error) {
+	if err := checkProfile(in); err != nil {
+		return domain.User{}, nil, err
+	}
 	before := actor.User
 	guarded := in.Password.Set || (in.Email.Set && in.Email.Value != before.Email)
 	if guarded {
@@ -89,6 +92,22 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 		return domain.User{}, nil, fmt.Errorf("update profile: %w", err)
 	}
 	return u, plain, nil
+}
+
+// checkProfile returns an Invalid error listing every rule that the fields
+// in sets break, or nil; the fields it leaves alone were checked when set.
+func checkProfile(in ports.ProfileInput) error {
+	var vs domain.Violations
+	if in.Name.Set {
+		vs.Add("name", domain.CheckUserName(in.Name.Value))
+	}
+	if in.Email.Set {
+		vs.Add("email", domain.CheckEmail(in.Email.Value))
+	}
+	if in.Password.Set {
+		vs.Add("password", domain.CheckPassword(in.Password.Value))
+	}
+	return vs.Err()
 }
 
 // revokeAndReissue ends every token and browser session of the actor's

@@ -7,7 +7,8 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// RegisterInput is a validated registration.
+// RegisterInput is a registration. Register checks it with
+// domain.CheckAccount, so a transport need only decode it.
 type RegisterInput struct {
 	Name     string
 	Email    string
@@ -25,7 +26,8 @@ type LoginInput struct {
 // Accounts is the driving port of registration, login, logout and bearer
 // authentication.
 type Accounts interface {
-	// Register creates the user and issues a token with every ability.
+	// Register creates the user and issues a token with every ability. An
+	// Invalid error naming each field that breaks domain.CheckAccount;
 	// domain.ErrEmailTaken when the e-mail is in use.
 	Register(ctx context.Context, in RegisterInput) (domain.User, domain.PlainToken, error)
 	// Login checks the credentials, deletes the user's earlier tokens and
@@ -70,8 +72,8 @@ type Tokens interface {
 	Prune(ctx context.Context) (int64, error)
 }
 
-// ProfileInput is a validated profile update. CurrentPassword must be the
-// user's password when Email or Password changes.
+// ProfileInput is a profile update. CurrentPassword must be the user's
+// password when Email or Password changes.
 type ProfileInput struct {
 	Name            Optional[string]
 	Email           Optional[string]
@@ -81,7 +83,9 @@ type ProfileInput struct {
 
 // Profile is the driving port of a user's own account.
 type Profile interface {
-	// Update changes what in sets. A changed e-mail or password needs the
+	// Update changes what in sets. An Invalid error naming each set field
+	// that breaks its domain check (domain.CheckUserName, domain.CheckEmail,
+	// domain.CheckPassword). A changed e-mail or password needs the
 	// current password (an invalid field "current_password" otherwise);
 	// domain.ErrEmailTaken. A password change revokes every token and
 	// session of the user and returns a fresh token, nil otherwise.

@@ -19,8 +19,8 @@ func Some[T any](v T) Optional[T] {
 	return Optional[T]{Set: true, Value: v}
 }
 
-// PersonInput is a validated area B user record, as a create or a full
-// replacement carries it. Nil Age or Address means the record has none.
+// PersonInput is an area B user record, as a create or a full replacement
+// carries it. Nil Age or Address means the record has none.
 type PersonInput struct {
 	Name    string
 	Email   string
@@ -28,7 +28,7 @@ type PersonInput struct {
 	Address *domain.Address
 }
 
-// PersonPatch is a validated partial update of an area B user record.
+// PersonPatch is a partial update of an area B user record.
 type PersonPatch struct {
 	Name    Optional[string]
 	Email   Optional[string]
@@ -44,21 +44,24 @@ type People interface {
 	// many match in all. An error of kind domain.Invalid for a sort field
 	// outside PersonFields.
 	List(ctx context.Context, q PersonQuery) ([]domain.Person, int, error)
-	// Create stamps and stores a new record. domain.ErrEmailTaken when the
+	// Create stamps and stores a new record. An Invalid error naming each
+	// field that breaks domain.Person.Check; domain.ErrEmailTaken when the
 	// e-mail is in use, compared by domain.EmailKey.
 	Create(ctx context.Context, in PersonInput) (domain.Person, error)
 	// Replace overwrites every field of record id in one transaction.
-	// domain.ErrNotFound, domain.ErrEmailTaken.
+	// domain.ErrNotFound, an Invalid error as Create's,
+	// domain.ErrEmailTaken.
 	Replace(ctx context.Context, id int64, in PersonInput) (domain.Person, error)
 	// Patch changes the fields p sets and keeps the others, reading and
-	// writing in one transaction. domain.ErrNotFound, domain.ErrEmailTaken.
+	// writing in one transaction. domain.ErrNotFound, an Invalid error when
+	// the patched record breaks domain.Person.Check, domain.ErrEmailTaken.
 	Patch(ctx context.Context, id int64, p PersonPatch) (domain.Person, error)
 	// Delete removes record id. domain.ErrNotFound.
 	Delete(ctx context.Context, id int64) error
 }
 
-// ProductInput is a validated area B product, as a create or a full
-// replacement carries it. A nil SKU means the product has none.
+// ProductInput is an area B product, as a create or a full replacement
+// carries it. A nil SKU means the product has none.
 type ProductInput struct {
 	Name        string
 	PriceCents  int64
@@ -73,11 +76,12 @@ type Products interface {
 	Get(ctx context.Context, id int64) (domain.Product, error)
 	// List returns one page of products in id order and how many there are.
 	List(ctx context.Context, page Page) ([]domain.Product, int, error)
-	// Create stamps and stores a new product. domain.ErrSKUTaken when the SKU
+	// Create stamps and stores a new product. An Invalid error naming each
+	// field that breaks domain.Product.Check; domain.ErrSKUTaken when the SKU
 	// is in use.
 	Create(ctx context.Context, in ProductInput) (domain.Product, error)
 	// Replace overwrites every field of product id in one transaction.
-	// domain.ErrNotFound, domain.ErrSKUTaken.
+	// domain.ErrNotFound, an Invalid error as Create's, domain.ErrSKUTaken.
 	Replace(ctx context.Context, id int64, in ProductInput) (domain.Product, error)
 	// Delete removes product id. domain.ErrNotFound.
 	Delete(ctx context.Context, id int64) error
