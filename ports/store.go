@@ -94,11 +94,6 @@ type RateLimitRepository interface {
 	// Concurrent hits, from one replica or several, each get their own
 	// count, so a limit is enforced by deciding on Hit's answer.
 	Hit(ctx context.Context, key string, window time.Duration, now time.Time) (int, time.Time, error)
-	// Attempts returns the hits in key's current window at now, and when it
-	// ends; zero hits when there is no open window. It only reads, so
-	// concurrent callers may all see the same count: it reports, and a
-	// limit must not be decided on it.
-	Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error)
 	// Clear forgets key.
 	Clear(ctx context.Context, key string) error
 }

@@ -28,22 +28,6 @@ func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, n
 	return c.hits, c.resetAt, nil
 }
 
-// Attempts answers zero hits and the zero time when no window is open.
-func (r rateLimits) Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
-	now = norm(now)
-	var c counter
-	err := r.u.read(ctx, func(s *state) error {
-		if cur, ok := s.counters[key]; ok && now.Before(cur.resetAt) {
-			c = cur
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	return c.hits, c.resetAt, nil
-}
-
 func (r rateLimits) Clear(ctx context.Context, key string) error {
 	return r.u.write(ctx, func(s *state) error {
 		delete(s.counters, key)

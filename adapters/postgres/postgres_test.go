@@ -242,15 +242,11 @@ func TestRateLimitHit(t *testing.T) {
 			t.Errorf("hit %d: got %d until %v, want %d until %v", i+1, hits, reset, i+1, t0.Add(window))
 		}
 	}
-	hits, reset, err := r.RateLimits.Attempts(ctx, "k", t0.Add(30*time.Second))
-	mustDo(t, "Attempts", err)
-	if hits != 3 || !reset.Equal(t0.Add(window)) {
-		t.Errorf("Attempts: got %d until %v, want 3 until %v", hits, reset, t0.Add(window))
-	}
-	hits, _, err = r.RateLimits.Attempts(ctx, "k", t0.Add(window))
-	mustDo(t, "Attempts after the window", err)
-	if hits != 0 {
-		t.Errorf("Attempts after the window: got %d, want 0", hits)
+	// A hit earlier than the last one still falls in the open window.
+	hits, reset, err := r.RateLimits.Hit(ctx, "k", window, t0.Add(30*time.Second))
+	mustDo(t, "Hit", err)
+	if hits != 4 || !reset.Equal(t0.Add(window)) {
+		t.Errorf("Hit: got %d until %v, want 4 until %v", hits, reset, t0.Add(window))
 	}
 	next := t0.Add(window)
 	hits, reset, err = r.RateLimits.Hit(ctx, "k", window, next)
@@ -259,10 +255,10 @@ func TestRateLimitHit(t *testing.T) {
 		t.Errorf("Hit after the window: got %d until %v, want 1 until %v", hits, reset, next.Add(window))
 	}
 	mustDo(t, "Clear", r.RateLimits.Clear(ctx, "k"))
-	hits, _, err = r.RateLimits.Attempts(ctx, "k", next)
-	mustDo(t, "Attempts after Clear", err)
-	if hits != 0 {
-		t.Errorf("Attempts after Clear: got %d, want 0", hits)
+	hits, reset, err = r.RateLimits.Hit(ctx, "k", 2*window, next)
+	mustDo(t, "Hit after Clear", err)
+	if hits != 1 || !reset.Equal(next.Add(2*window)) {
+		t.Errorf("Hit after Clear: got %d until %v, want 1 until %v", hits, reset, next.Add(2*window))
 	}
 
 	// Concurrent hits on one key all count.

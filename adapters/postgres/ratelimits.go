@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/ports"
@@ -24,17 +21,6 @@ func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, n
 	})
 	if err != nil {
 		return 0, time.Time{}, storeError("hit rate limit", err)
-	}
-	return int(row.Hits), timeOf(row.ResetAt), nil
-}
-
-func (r rateLimits) Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
-	row, err := r.q.GetOpenRateLimit(ctx, db.GetOpenRateLimitParams{Key: key, Now: dbTime(now)})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, time.Time{}, nil
-	}
-	if err != nil {
-		return 0, time.Time{}, storeError("read rate limit", err)
 	}
 	return int(row.Hits), timeOf(row.ResetAt), nil
 }

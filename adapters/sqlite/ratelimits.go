@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
@@ -20,17 +18,6 @@ func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, n
 	})
 	if err != nil {
 		return 0, time.Time{}, storeError("hit rate limit", err)
-	}
-	return int(row.Hits), timeOf(row.ResetAt), nil
-}
-
-func (r rateLimits) Attempts(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
-	row, err := r.c.read.GetRateLimit(ctx, db.GetRateLimitParams{Key: key, Now: dbTime(now)})
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, time.Time{}, nil
-	}
-	if err != nil {
-		return 0, time.Time{}, storeError("read rate limit", err)
 	}
 	return int(row.Hits), timeOf(row.ResetAt), nil
 }

@@ -230,9 +230,12 @@ func testRaceHits(t *testing.T, st ports.Store) {
 	if !slices.Equal(counts, want) {
 		t.Errorf("RateLimits.Hit counts: got %v, want each of 1..%d once", counts, n)
 	}
-	hits, _, err := r.RateLimits.Attempts(ctx, key, at(time.Second))
-	if checkErr(t, "RateLimits.Attempts after the race", err, nil) && hits != n {
-		t.Errorf("RateLimits.Attempts after the race: got %d hits, want %d", hits, n)
+	hits, reset, err := r.RateLimits.Hit(ctx, key, time.Minute, at(time.Second))
+	if checkErr(t, "RateLimits.Hit after the race", err, nil) {
+		if hits != n+1 {
+			t.Errorf("RateLimits.Hit after the race: got %d hits, want %d", hits, n+1)
+		}
+		check(t, "RateLimits.Hit after the race: reset time", reset, at(time.Minute))
 	}
 }
 

@@ -1,7 +1,6 @@
 package portstest
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -13,7 +12,6 @@ import (
 var rateLimitTests = []storeTest{
 	{"Hit", testRateLimitHit},
 	{"HitConcurrently", testRateLimitHitConcurrently},
-	{"Attempts", testRateLimitAttempts},
 	{"Clear", testRateLimitClear},
 }
 
@@ -81,42 +79,6 @@ func testRateLimitHitConcurrently(t *testing.T, st ports.Store) {
 	}
 }
 
-func testRateLimitAttempts(t *testing.T, st ports.Store) {
-	ctx := t.Context()
-	r := st.Repos()
-	const key = "api:token:7"
-	hits, _, err := r.RateLimits.Attempts(ctx, key, base)
-	if checkErr(t, "RateLimits.Attempts of an unknown key", err, nil) && hits != 0 {
-		t.Errorf("RateLimits.Attempts of an unknown key: got %d hits, want 0", hits)
-	}
-	for i := range 2 {
-		_, _, err := r.RateLimits.Hit(ctx, key, time.Minute, at(time.Duration(i)*time.Second))
-		must(t, "RateLimits.Hit", err)
-	}
-	for i, now := range []time.Time{at(30 * time.Second), at(time.Minute - time.Microsecond)} {
-		hits, reset, err := r.RateLimits.Attempts(ctx, key, now)
-		what := fmt.Sprintf("RateLimits.Attempts #%d within the window", i+1)
-		if !checkErr(t, what, err, nil) {
-			continue
-		}
-		if hits != 2 {
-			t.Errorf("%s: got %d hits, want 2 (Attempts must not count)", what, hits)
-		}
-		check(t, what+": reset time", reset, at(time.Minute))
-	}
-	hits, _, err = r.RateLimits.Attempts(ctx, key, at(time.Minute+time.Second))
-	if checkErr(t, "RateLimits.Attempts after the window", err, nil) && hits != 0 {
-		t.Errorf("RateLimits.Attempts after the window: got %d hits, want 0", hits)
-	}
-	hits, reset, err := r.RateLimits.Hit(ctx, key, time.Minute, at(2*time.Minute))
-	if checkErr(t, "RateLimits.Hit after the window", err, nil) {
-		if hits != 1 {
-			t.Errorf("RateLimits.Hit after the window: got %d hits, want 1", hits)
-		}
-		check(t, "RateLimits.Hit after the window: reset time", reset, at(3*time.Minute))
-	}
-}
-
 func testRateLimitClear(t *testing.T, st ports.Store) {
 	ctx := t.Context()
 	r := st.Repos()
@@ -129,15 +91,14 @@ func testRateLimitClear(t *testing.T, st ports.Store) {
 	must(t, "RateLimits.Hit", err)
 
 	checkErr(t, "RateLimits.Clear", r.RateLimits.Clear(ctx, key), nil)
-	hits, _, err := r.RateLimits.Attempts(ctx, key, at(time.Second))
-	if checkErr(t, "RateLimits.Attempts after Clear", err, nil) && hits != 0 {
-		t.Errorf("RateLimits.Attempts after Clear: got %d hits, want 0", hits)
+	hits, reset, err := r.RateLimits.Hit(ctx, other, time.Minute, at(time.Second))
+	if checkErr(t, "RateLimits.Hit of another key after Clear", err, nil) {
+		if hits != 2 {
+			t.Errorf("RateLimits.Hit of another key after Clear: got %d hits, want 2", hits)
+		}
+		check(t, "RateLimits.Hit of another key after Clear: its window stays", reset, at(time.Minute))
 	}
-	hits, _, err = r.RateLimits.Attempts(ctx, other, at(time.Second))
-	if checkErr(t, "RateLimits.Attempts of another key", err, nil) && hits != 1 {
-		t.Errorf("RateLimits.Attempts of another key after Clear: got %d hits, want 1", hits)
-	}
-	hits, reset, err := r.RateLimits.Hit(ctx, key, time.Minute, at(2*time.Second))
+	hits, reset, err = r.RateLimits.Hit(ctx, key, time.Minute, at(2*time.Second))
 	if checkErr(t, "RateLimits.Hit after Clear", err, nil) {
 		if hits != 1 {
 			t.Errorf("RateLimits.Hit after Clear: got %d hits, want 1", hits)

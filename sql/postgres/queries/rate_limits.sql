@@ -9,9 +9,5 @@ ON CONFLICT (key) DO UPDATE SET
     reset_at = CASE WHEN r.reset_at <= @now THEN excluded.reset_at ELSE r.reset_at END
 RETURNING hits, reset_at;
 
--- GetOpenRateLimit reads the key's window when it is still open at @now.
--- name: GetOpenRateLimit :one
-SELECT hits, reset_at FROM rate_limits WHERE key = @key AND reset_at > @now;
-
 -- name: DeleteRateLimit :exec
 DELETE FROM rate_limits WHERE key = @key;

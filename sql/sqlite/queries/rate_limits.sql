@@ -16,8 +16,5 @@ SET hits = excluded.hits,
     reset_at = excluded.reset_at
 RETURNING hits, reset_at;
 
--- name: GetRateLimit :one
-SELECT hits, reset_at FROM rate_limits WHERE key = @key AND reset_at > @now;
-
 -- name: DeleteRateLimit :exec
 DELETE FROM rate_limits WHERE key = @key;

@@ -20,28 +20,6 @@ func (q *Queries) DeleteRateLimit(ctx context.Context, key string) error {
 	return err
 }
 
-const getOpenRateLimit = `-- name: GetOpenRateLimit :one
-SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > $2
-`
-
-type GetOpenRateLimitParams struct {
-	Key string
-	Now pgtype.Timestamptz
-}
-
-type GetOpenRateLimitRow struct {
-	Hits    int32
-	ResetAt pgtype.Timestamptz
-}
-
-// GetOpenRateLimit reads the key's window when it is still open at @now.
-func (q *Queries) GetOpenRateLimit(ctx context.Context, arg GetOpenRateLimitParams) (GetOpenRateLimitRow, error) {
-	row := q.db.QueryRow(ctx, getOpenRateLimit, arg.Key, arg.Now)
-	var i GetOpenRateLimitRow
-	err := row.Scan(&i.Hits, &i.ResetAt)
-	return i, err
-}
-
 const hitRateLimit = `-- name: HitRateLimit :one
 INSERT INTO rate_limits AS r (key, hits, reset_at)
 VALUES ($1, 1, $2)

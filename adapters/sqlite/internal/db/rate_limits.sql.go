@@ -18,27 +18,6 @@ func (q *Queries) DeleteRateLimit(ctx context.Context, key string) error {
 	return err
 }
 
-const getRateLimit = `-- name: GetRateLimit :one
-SELECT hits, reset_at FROM rate_limits WHERE key = ?1 AND reset_at > ?2
-`
-
-type GetRateLimitParams struct {
-	Key string
-	Now int64
-}
-
-type GetRateLimitRow struct {
-	Hits    int64
-	ResetAt int64
-}
-
-func (q *Queries) GetRateLimit(ctx context.Context, arg GetRateLimitParams) (GetRateLimitRow, error) {
-	row := q.db.QueryRowContext(ctx, getRateLimit, arg.Key, arg.Now)
-	var i GetRateLimitRow
-	err := row.Scan(&i.Hits, &i.ResetAt)
-	return i, err
-}
-
 const hitRateLimit = `-- name: HitRateLimit :one
 INSERT INTO rate_limits (key, hits, reset_at)
 SELECT CAST(?1 AS TEXT),
