@@ -30,6 +30,7 @@ var postTests = []storeTest{
 	{"ListFilters", testPostListFilters},
 	{"ListAfter", testPostListAfter},
 	{"ListAfterCursor", testPostListAfterCursor},
+	{"ListMatchesScan", testPostListMatchesScan},
 	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},
