@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/inkwell/inkwell/adapters/internal/postcount"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -160,6 +161,28 @@ func (q *postQuery) listSQL(page string) string {
 func (q *postQuery) tagsSQL(page string) string {
 	return "SELECT page.id, " + tagColumns + "\nFROM (\nSELECT p.id\nFROM posts p" + q.whereClause() + page + ") AS page" +
 		"\nLEFT JOIN post_tags pt ON pt.post_id = page.id\nLEFT JOIN tags t ON t.id = pt.tag_id"
+}
+
+// deepOffset is the offset from which a page of the published posts is
+// read by walkSQL rather than listSQL: below it, the few rows listSQL
+// reads cost less than a round trip more for the total first.
+const deepOffset = 1000
+
+// walkSQL is the statement of the page of the published posts that w
+// reaches, with their authors; $1 is w.Skip. It skips w.Skip entries of
+// posts_published, an index-only scan that holds each post's id beside its
+// place in the list and reads no row, and reads the page's rows alone; a
+// backward walk skips from the oldest post.
+func walkSQL(w postcount.Walk) string {
+	order := "created_at DESC, id DESC"
+	if w.Backward {
+		order = "created_at, id"
+	}
+	return "SELECT " + postColumns + ",\n       " + userColumns +
+		"\nFROM posts p\nJOIN users u ON u.id = p.author_id" +
+		"\nWHERE p.id IN (SELECT id FROM posts WHERE status = 'published'" +
+		"\n               ORDER BY " + order + "\n               LIMIT " + strconv.Itoa(w.Take) + " OFFSET $1)" +
+		"\nORDER BY p.created_at DESC, p.id DESC"
 }
 
 // countSQL is the statement that counts the matching posts.

@@ -139,6 +139,9 @@ func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports
 	q := postFilter(f)
 	bounds := q.pageSQL(page.Limit, page.Offset)
 	t, tallied := postcount.Of(f)
+	if tallied && t == (postcount.Tally{Published: true}) && page.Limit > 0 && page.Offset >= deepOffset {
+		return r.deepViews(ctx, t, page)
+	}
 	if q.perCall || !tallied {
 		views, err := q.views(ctx, r.conn, q.listSQL(bounds))
 		if err != nil {
@@ -164,6 +167,30 @@ func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports
 	}
 	views, err := attach(ctx)
 	return views, total, err
+}
+
+// deepViews reads a page of the published posts at deepOffset or deeper:
+// the total first, then the page walked from the nearer end of
+// posts_published (walkSQL), then its tags.
+func (r postViews) deepViews(ctx context.Context, t postcount.Tally, page ports.Page) ([]ports.PostView, int, error) {
+	const op = "list published posts with their authors"
+	total, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
+	if err != nil {
+		return nil, 0, storeError("read post counts", err)
+	}
+	w, ok := postcount.WalkTo(total, page.Offset, page.Limit)
+	if !ok {
+		return []ports.PostView{}, total, nil
+	}
+	rows, err := r.conn.Query(ctx, walkSQL(w), preparedMode, int64(w.Skip))
+	if err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	views, err := collectViews(rows)
+	if err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	return views, total, r.attachTags(ctx, views)
 }
 
 func (r postViews) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {

@@ -46,18 +46,21 @@ func TestListPlans(t *testing.T) {
 	tests := []struct {
 		name      string
 		f         ports.PostFilter
+		inOrder   bool
 		wantIndex string
 	}{
-		{"anonymous", ports.PostFilter{}, "posts_created_at_id"},
-		{"signed in", ports.PostFilter{Viewer: 7}, "posts_created_at_id"},
-		{"search", ports.PostFilter{Viewer: 7, Search: "go"}, "posts_created_at_id"},
-		{"author", ports.PostFilter{AuthorID: 3}, "posts_author_id"},
-		{"author, signed in", ports.PostFilter{Viewer: 7, AuthorID: 3}, "posts_author_id"},
-		{"own drafts", ports.PostFilter{Viewer: 7, Status: domain.StatusDraft}, "posts_author_id"},
+		{"anonymous", ports.PostFilter{}, false, "posts_published"},
+		{"signed in", ports.PostFilter{Viewer: 7}, false, "posts_created_at_id"},
+		{"search", ports.PostFilter{Viewer: 7, Search: "go"}, false, "posts_created_at_id"},
+		{"trigram search", ports.PostFilter{Viewer: 7, Search: "inkwell"}, false, "posts_created_at_id"},
+		{"public trigram search in order", ports.PostFilter{Search: "inkwell"}, true, "posts_published"},
+		{"author", ports.PostFilter{AuthorID: 3}, false, "posts_author_id"},
+		{"author, signed in", ports.PostFilter{Viewer: 7, AuthorID: 3}, false, "posts_author_id"},
+		{"own drafts", ports.PostFilter{Viewer: 7, Status: domain.StatusDraft}, false, "posts_author_id"},
 	}
 	for _, tc := range tests {
 		for _, c := range []*ports.PostCursor{nil, cursor} {
-			cond, args := postWhere(tc.f, c)
+			cond, args := postWhere(tc.f, c, tc.inOrder)
 			plan := queryPlan(t, s, "SELECT "+postColumns+" FROM posts p WHERE "+cond+" "+newestFirst+" LIMIT 10", args...)
 			if !strings.Contains(plan, tc.wantIndex) || strings.Contains(plan, "TEMP B-TREE") {
 				t.Errorf("%s (cursor %v): got plan\n%s\nwant a walk of %s without a sort", tc.name, c != nil, plan, tc.wantIndex)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	sqlitedrv "modernc.org/sqlite"
 
@@ -66,7 +67,10 @@ const newestFirst = `ORDER BY p.created_at DESC, p.id DESC`
 
 // postWhere renders f, and the cursor when there is one, as a WHERE clause
 // with its arguments.
-func postWhere(f ports.PostFilter, cursor *ports.PostCursor) (string, []any) {
+// inOrder has a search of published_titles probe its matches while the list
+// is walked in order, rather than look each up and sort them (see
+// listCounted).
+func postWhere(f ports.PostFilter, cursor *ports.PostCursor, inOrder bool) (string, []any) {
 	var w where
 	// Visibility and status are rendered together: published posts are
 	// everybody's, drafts their author's only.
@@ -103,8 +107,7 @@ func postWhere(f ports.PostFilter, cursor *ports.PostCursor) (string, []any) {
 		w.add(`p.id IN (SELECT pt.post_id FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE t.slug = ?)`, f.TagSlug)
 	}
 	if f.Search != "" {
-		// instr compares characters, so % and _ are plain characters here.
-		w.add("instr("+lowerFunc+"(p.title), ?) > 0", strings.ToLower(f.Search))
+		searchWhere(&w, f, inOrder)
 	}
 	if cursor != nil {
 		// After the cursor in the newest-first order is before it in
@@ -112,6 +115,49 @@ func postWhere(f ports.PostFilter, cursor *ports.PostCursor) (string, []any) {
 		w.add("(p.created_at, p.id) < (?, ?)", cursor.CreatedAt, cursor.ID)
 	}
 	return strings.Join(w.preds, "\n  AND "), w.args
+}
+
+// searchWhere adds the predicate of f.Search. A search of three characters
+// or more is looked up in published_titles (migration 0007), whose trigram
+// phrase matches exactly the published titles that contain it once folded,
+// a drafts' title is read and compared; a shorter one holds no trigram, and
+// every visible title is read and compared. instr compares characters, so
+// % and _ are plain characters either way.
+func searchWhere(w *where, f ports.PostFilter, inOrder bool) {
+	needle := strings.ToLower(f.Search)
+	if !trigramSearch(needle) {
+		w.add("instr("+lowerFunc+"(p.title), ?) > 0", needle)
+		return
+	}
+	if publishedOnly(f) {
+		// The unary plus keeps SQLite from looking the matches up by id.
+		id := "p.id"
+		if inOrder {
+			id = "+p.id"
+		}
+		w.add(id+" IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)", ftsPhrase(needle))
+		return
+	}
+	w.add("(p.id IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)"+
+		"\n       OR (p.status <> 'published' AND instr("+lowerFunc+"(p.title), ?) > 0))", ftsPhrase(needle), needle)
+}
+
+// trigramSearch reports whether published_titles can answer a search for
+// needle, already folded: its trigram tokenizer indexes runs of three
+// characters.
+func trigramSearch(needle string) bool {
+	return utf8.RuneCountInString(needle) >= 3
+}
+
+// publishedOnly reports whether f keeps published posts only.
+func publishedOnly(f ports.PostFilter) bool {
+	return f.Status == domain.StatusPublished || (f.Status == "" && f.Viewer == 0)
+}
+
+// ftsPhrase quotes needle as an FTS5 phrase, in which every character but
+// the doubled quote is literal.
+func ftsPhrase(needle string) string {
+	return `"` + strings.ReplaceAll(needle, `"`, `""`) + `"`
 }
 
 // where collects the predicates of a WHERE clause and their arguments.
@@ -127,7 +173,12 @@ func (w *where) add(pred string, args ...any) {
 
 // list returns one page of the posts f matches, newest first.
 func (r postViews) list(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
-	cond, args := postWhere(f, nil)
+	return r.listOrdered(ctx, f, page, false)
+}
+
+// listOrdered is list, with the search of f probed in order when inOrder.
+func (r postViews) listOrdered(ctx context.Context, f ports.PostFilter, page ports.Page, inOrder bool) ([]domain.Post, error) {
+	cond, args := postWhere(f, nil, inOrder)
 	limit, offset := pageBounds(page)
 	query := `SELECT ` + postColumns + `
 FROM posts p
@@ -135,6 +186,89 @@ WHERE ` + cond + `
 ` + newestFirst + `
 LIMIT ` + strconv.FormatInt(limit, 10) + ` OFFSET ?`
 	return r.query(ctx, "list posts", query, append(args, offset)...)
+}
+
+// deepOffset is the offset from which a page of the published posts is
+// read by walk rather than by list: below it, the few rows list reads
+// cost less than a statement more for the total first.
+const deepOffset = 1000
+
+// listCounted returns one page of the posts f matches, newest first, and
+// how many posts f matches.
+func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, int, error) {
+	if t, ok := postcount.Of(f); ok && t == (postcount.Tally{Published: true}) && page.Limit > 0 && page.Offset >= deepOffset {
+		total, err := r.count(ctx, f)
+		if err != nil {
+			return nil, 0, err
+		}
+		w, ok := postcount.WalkTo(total, page.Offset, page.Limit)
+		if !ok {
+			return []domain.Post{}, total, nil
+		}
+		list, err := r.walk(ctx, w)
+		return list, total, err
+	}
+	if _, ok := postcount.Of(f); !ok && publishedOnly(f) && f.AuthorID == 0 && f.TagSlug == "" &&
+		trigramSearch(strings.ToLower(f.Search)) && page.Limit > 0 {
+		return r.searchPage(ctx, f, page)
+	}
+	list, err := r.list(ctx, f, page)
+	if err != nil {
+		return nil, 0, err
+	}
+	total, err := r.count(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+// searchPage returns a page of the published posts a search of
+// published_titles matches, and their number, which it counts first to
+// choose the page's plan. SQLite either looks each match up by id and sorts
+// them, or walks posts_published newest first and probes the matches, up
+// to the page's end; it cannot tell which costs less, and without
+// statistics looks them up, which at a million posts reads thousands of
+// rows for a common word. The walk passes about (offset+limit) ×
+// published ÷ matches entries, each far cheaper than a row read: it is
+// taken while that is within walkPerMatch entries a match.
+func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, int, error) {
+	total, err := r.count(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	if page.Offset >= total {
+		return []domain.Post{}, total, nil
+	}
+	published, err := r.count(ctx, ports.PostFilter{})
+	if err != nil {
+		return nil, 0, err
+	}
+	inOrder := int64(page.Offset+page.Limit)*int64(published) <= walkPerMatch*int64(total)*int64(total)
+	list, err := r.listOrdered(ctx, f, page, inOrder)
+	return list, total, err
+}
+
+// walkPerMatch is how many entries of posts_published searchPage walks
+// rather than read one matching row: about the ratio of their costs.
+const walkPerMatch = 32
+
+// walk returns the page of the published posts that w reaches. It skips
+// w.Skip entries of posts_published, which holds each post's id beside its
+// place in the list, without reading a row, and reads the rows of the page
+// alone; a backward walk skips from the oldest post.
+func (r postViews) walk(ctx context.Context, w postcount.Walk) ([]domain.Post, error) {
+	order := "created_at DESC, id DESC"
+	if w.Backward {
+		order = "created_at, id"
+	}
+	query := `SELECT ` + postColumns + `
+FROM posts p
+WHERE p.id IN (SELECT id FROM posts WHERE status = 'published'
+               ORDER BY ` + order + `
+               LIMIT ` + strconv.Itoa(w.Take) + ` OFFSET ?)
+` + newestFirst
+	return r.query(ctx, "list published posts", query, w.Skip)
 }
 
 // count returns how many posts f matches. It answers from the counters of
@@ -151,7 +285,10 @@ func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 		}
 		return int(t.Sum(c.Published, c.AuthorPublished, c.AuthorDrafts)), nil
 	}
-	cond, args := postWhere(f, nil)
+	if n, ok, err := r.searchCount(ctx, f); ok || err != nil {
+		return n, err
+	}
+	cond, args := postWhere(f, nil, false)
 	query := `SELECT count(*) FROM posts p
 WHERE ` + cond
 	var n int
@@ -161,10 +298,44 @@ WHERE ` + cond
 	return n, nil
 }
 
+// searchCount counts the posts a search of published_titles matches when
+// f filters by nothing else: the index alone counts the published posts,
+// and a viewer's own drafts are added from posts_author_id. It returns
+// false for any other filter.
+func (r postViews) searchCount(ctx context.Context, f ports.PostFilter) (int, bool, error) {
+	needle := strings.ToLower(f.Search)
+	if f.AuthorID != 0 || f.TagSlug != "" || !trigramSearch(needle) {
+		return 0, false, nil
+	}
+	var published, drafts int
+	if publishedOnly(f) || f.Status == "" {
+		err := r.c.readDB.QueryRowContext(ctx, `SELECT count(*) FROM published_titles WHERE published_titles MATCH ?`,
+			ftsPhrase(needle)).Scan(&published)
+		if err != nil {
+			return 0, true, storeError("count published posts by title", err)
+		}
+	}
+	if f.Viewer != 0 && f.Status != domain.StatusPublished {
+		// The viewer's own posts that are not published, of the status
+		// asked for if any.
+		query := `SELECT count(*) FROM posts p
+WHERE p.author_id = ? AND p.status <> 'published' AND instr(` + lowerFunc + `(p.title), ?) > 0`
+		args := []any{f.Viewer, needle}
+		if f.Status != "" {
+			query += ` AND p.status = ?`
+			args = append(args, string(f.Status))
+		}
+		if err := r.c.readDB.QueryRowContext(ctx, query, args...).Scan(&drafts); err != nil {
+			return 0, true, storeError("count own posts by title", err)
+		}
+	}
+	return published + drafts, true, nil
+}
+
 // listAfter returns up to limit posts f matches that come after cursor in
 // the newest-first order (from the start when cursor is nil).
 func (r postViews) listAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	cond, args := postWhere(f, cursor)
+	cond, args := postWhere(f, cursor, false)
 	rowLimit, _ := pageBounds(ports.Page{Limit: limit})
 	query := `SELECT ` + postColumns + `
 FROM posts p

@@ -19,15 +19,11 @@ var _ ports.PostViews = postViews{}
 // round trip, and a page joined with its authors measured slower than the
 // page and the authors apart (91 µs against 55 and 26 for 15 posts).
 func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
-	list, err := r.list(ctx, f, page)
+	list, total, err := r.listCounted(ctx, f, page)
 	if err != nil {
 		return nil, 0, err
 	}
 	views, err := r.views(ctx, list)
-	if err != nil {
-		return nil, 0, err
-	}
-	total, err := r.count(ctx, f)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -74,3 +74,27 @@ func (t Tally) Sum(published, authorPublished, authorDrafts int64) int64 {
 	}
 	return n
 }
+
+// Walk says how to read a page of a list whose length is known from the
+// end nearer to it: skip Skip entries and take Take, from the start of the
+// list, or from its end when Backward (the page is then read in reverse).
+// A deep page is found by skipping entries one by one, so starting from
+// the nearer end halves the longest skip.
+type Walk struct {
+	Skip, Take int
+	Backward   bool
+}
+
+// WalkTo returns the walk to the page of up to limit entries at offset in
+// a list of total entries, and false when the page holds none.
+func WalkTo(total, offset, limit int) (Walk, bool) {
+	offset = max(offset, 0)
+	if limit <= 0 || offset >= total {
+		return Walk{}, false
+	}
+	take := min(limit, total-offset)
+	if offset <= total/2 {
+		return Walk{Skip: offset, Take: take}, true
+	}
+	return Walk{Skip: total - offset - take, Take: take, Backward: true}, true
+}

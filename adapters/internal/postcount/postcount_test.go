@@ -62,3 +62,27 @@ func TestSum(t *testing.T) {
 		}
 	}
 }
+
+func TestWalkTo(t *testing.T) {
+	cases := []struct {
+		total, offset, limit int
+		want                 Walk
+		ok                   bool
+	}{
+		{total: 100, offset: 0, limit: 15, want: Walk{Skip: 0, Take: 15}, ok: true},
+		{total: 100, offset: 50, limit: 15, want: Walk{Skip: 50, Take: 15}, ok: true},
+		{total: 100, offset: 51, limit: 15, want: Walk{Skip: 34, Take: 15, Backward: true}, ok: true},
+		{total: 100, offset: 90, limit: 15, want: Walk{Skip: 0, Take: 10, Backward: true}, ok: true},
+		{total: 100, offset: 99, limit: 15, want: Walk{Skip: 0, Take: 1, Backward: true}, ok: true},
+		{total: 100, offset: 100, limit: 15},
+		{total: 0, offset: 0, limit: 15},
+		{total: 100, offset: 10, limit: 0},
+		{total: 3, offset: -5, limit: 15, want: Walk{Skip: 0, Take: 3}, ok: true},
+	}
+	for _, c := range cases {
+		got, ok := WalkTo(c.total, c.offset, c.limit)
+		if got != c.want || ok != c.ok {
+			t.Errorf("WalkTo(%d, %d, %d) = %+v, %v; want %+v, %v", c.total, c.offset, c.limit, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -82,6 +82,10 @@ type Product struct {
 	UpdatedAt   int64
 }
 
+type PublishedTitle struct {
+	Title string
+}
+
 type RateLimit struct {
 	Key     string
 	Hits    int64
