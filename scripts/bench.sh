@@ -40,8 +40,8 @@ die() { say "$*"; exit 1; }
 # The scenarios in the order of the report, and the order they run in: the
 # writing ones last, so that the posts create adds do not change what the
 # reading ones see, and login before create since both write.
-report_order=(list list-search list-deep v2-cursor show me create login ceiling)
-run_order=(ceiling list list-search list-deep v2-cursor show me login create)
+report_order=(list list-search list-deep v2-cursor v2-search show me create login ceiling)
+run_order=(ceiling list list-search list-deep v2-cursor v2-search show me login create)
 
 posts=${BENCH_POSTS:-100000}
 stores=${BENCH_STORES:-sqlite,postgres}
@@ -434,7 +434,7 @@ scenario() {
     timeout=60
     extra=(REQUEST_TIMEOUT=60s)
     warm_conns=$threads
-  elif [[ $name == list-deep || $name == list-search ]]; then
+  elif [[ $name == list-deep || $name == list-search || $name == v2-search ]]; then
     # A deep page walks the index up to its offset, and SQLite's search
     # reads every title: on a million posts, about a second of CPU each.
     # With 50 connections queued on two cores, a request waits for the 49
@@ -589,6 +589,7 @@ jq -n --slurpfile results "$work/results.jsonl" --slurpfile stores "$work/stores
               elif $posts < 100000 then {note: "set at 100,000 posts and more"}
               elif $list100k then {min: ($list100k.rps * 0.9), note: "90% of \($list100k.rps) at 100,000 posts"}
               else {note: "90% of the figure at 100,000 posts (no such result here)"} end),
+       "list-search": {min: 500}, "list-deep": {min: 200}, "v2-search": {min: 500},
        "v2-cursor": {min: 5000}, show: {min: 8000}, me: {min: 12000}, create: {min: 2500},
        login: (if $ceiling > 0 then {min: ($ceiling * 0.9), note: "90% of \($ceiling * 10 | round / 10) (cores / bcrypt check)"} else {} end)
       }[$r.scenario] // {};
