@@ -119,9 +119,11 @@ func resourceOf(path string) string {
 	return ""
 }
 
-// under reports whether path is prefix or below it.
+// under reports whether path is prefix or below it, in any letter case, as
+// Fiber routes paths.
 func under(path, prefix string) bool {
-	return path == prefix || strings.HasPrefix(path, prefix+"/")
+	return len(path) >= len(prefix) && strings.EqualFold(path[:len(prefix)], prefix) &&
+		(len(path) == len(prefix) || path[len(prefix)] == '/')
 }
 
 // requireToken refuses a request without a bearer token that authenticate
