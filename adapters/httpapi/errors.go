@@ -94,7 +94,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		if !ok {
 			msg = fe.Message
 		}
-		if fe.Code >= 500 {
+		if isFault(fe.Code) {
 			logFault(c, log, err)
 		}
 		return sendJSON(c, fe.Code, errorBody{Message: msg})

@@ -94,7 +94,7 @@ func (h *harness) listen() string {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	go func() { _ = h.server.App().Listener(l) }()
+	go func() { _ = h.server.Serve(l) }()
 	h.t.Cleanup(func() { _ = h.server.App().Shutdown() })
 	return "http://" + l.Addr().String()
 }

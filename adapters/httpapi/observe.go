@@ -40,10 +40,10 @@ func (s *Server) observe(c *fiber.Ctx) error {
 	return nil
 }
 
-// handleRejected is the app's error handler, which Fiber calls only for
-// requests that fasthttp refused before any middleware ran: a body over the
-// limit, a malformed request, a read timeout. They are rendered like every
-// error, and recorded under the unmatched route.
+// handleRejected renders and records the requests refused before any
+// middleware ran (see guardProtocol): an unknown method or HTTP version, a
+// header or body over the limits, a malformed request, a read timeout. They
+// are rendered like every error, and recorded under the unmatched route.
 func (s *Server) handleRejected(c *fiber.Ctx, err error) error {
 	began := time.Now()
 	herr := s.handleError(c, err)
@@ -54,7 +54,7 @@ func (s *Server) handleRejected(c *fiber.Ctx, err error) error {
 // record counts an answered request and writes its log line.
 func (s *Server) record(c *fiber.Ctx, route string, took time.Duration) {
 	status := c.Response().StatusCode()
-	s.metrics.observe(c.Method(), route, status, took)
+	s.metrics.observe(metricsMethod(c.Method()), route, status, took)
 
 	level := slog.LevelInfo
 	if operationalRoutes[route] && status < http.StatusInternalServerError {

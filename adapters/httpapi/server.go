@@ -111,6 +111,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          proxyList(cfg.TrustedProxies),
 	})
+	s.guardProtocol()
 	s.labels = &routeLabels{app: s.app}
 	s.app.Use(withRequestID)
 	// observe comes before recover so that a panic is logged and counted
@@ -119,6 +120,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(recover.New())
 	// CORS comes before any route so that preflights are answered by it.
 	s.app.Use(cors.New(cfg.CORS))
+	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
 	s.operations()
 	if cfg.BenchEndpoints {
@@ -213,7 +215,7 @@ func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	if rerr := crud.RenderError(c, err); rerr != nil {
 		return rerr
 	}
-	if c.Response().StatusCode() >= 500 {
+	if isFault(c.Response().StatusCode()) {
 		logFault(c, s.log, err)
 	}
 	return nil

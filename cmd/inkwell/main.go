@@ -112,7 +112,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	app := svc.Server.App()
 	errc := make(chan error, len(listeners))
 	for _, ln := range listeners {
-		go func() { errc <- app.Listener(ln) }()
+		go func() { errc <- svc.Server.Serve(ln) }()
 	}
 	waiting := len(listeners)
 	var serveErr error

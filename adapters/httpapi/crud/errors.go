@@ -43,7 +43,7 @@ var kindStatus = map[domain.Kind]int{
 
 // statusMessage is the envelope message of each status, the specification's
 // default texts first. A status missing here takes its standard reason
-// phrase; a missing 5xx takes "Internal Error".
+// phrase; a missing 5xx, but for 501 and 505, takes "Internal Error".
 var statusMessage = map[int]string{
 	http.StatusOK:                    "Success",
 	http.StatusCreated:               "Created",
@@ -124,12 +124,14 @@ func classify(path string, err error) (int, string) {
 	return status, messageOf(status)
 }
 
-// messageOf is the envelope message of an error status.
+// messageOf is the envelope message of an error status. 501 and 505 keep
+// their reason phrases: they answer the client's method or HTTP version,
+// not a failure of the server.
 func messageOf(status int) string {
 	if m, ok := statusMessage[status]; ok {
 		return m
 	}
-	if status >= 500 {
+	if status >= 500 && status != http.StatusNotImplemented && status != http.StatusHTTPVersionNotSupported {
 		return statusMessage[http.StatusInternalServerError]
 	}
 	if t := http.StatusText(status); t != "" {
