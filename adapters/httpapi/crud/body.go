@@ -11,29 +11,35 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/qs"
+	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 )
 
-// decodeBody reads a request body into the generic form the validation
-// works on. JSON numbers stay json.Number, so prices and ages keep their
-// exact text; url-encoded bodies are decoded as Express's qs does, strings
-// only, and an unsupported charset is refused with Express's 415. An empty
-// body is an empty object, so a create without one fails validation like
-// any other incomplete input.
-func decodeBody(c *fiber.Ctx) (map[string]any, error) {
+// decodeBody reads a request body into a validator of its fields. JSON
+// numbers stay json.Number, so prices and ages keep their exact text, and
+// must be JSON numbers, as the API promises; url-encoded bodies are decoded
+// as Express's qs does, strings only, which the validator converts, and an
+// unsupported charset is refused with Express's 415. An empty body is an
+// empty object, so a create without one fails validation like any other
+// incomplete input.
+func decodeBody(c *fiber.Ctx) (*validate.Validator, error) {
 	raw := c.Body()
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return map[string]any{}, nil
+		return validate.New(nil), nil
 	}
 	mt, charset := mediaType(c.Get(fiber.HeaderContentType))
 	switch mt {
 	case "json":
-		return decodeJSON(raw)
+		body, err := decodeJSON(raw)
+		if err != nil {
+			return nil, err
+		}
+		return validate.NewTyped(body), nil
 	case "form":
 		body, err := qs.ParseCharset(raw, charset)
 		if err != nil {
 			return nil, fiber.NewError(qs.Status(err))
 		}
-		return body, nil
+		return validate.New(body), nil
 	default:
 		return nil, errUnsupportedContent
 	}

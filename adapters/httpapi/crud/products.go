@@ -25,11 +25,11 @@ func (p products) list(c *fiber.Ctx) error {
 }
 
 func (p products) create(c *fiber.Ctx) error {
-	body, err := decodeBody(c)
+	v, err := decodeBody(c)
 	if err != nil {
 		return err
 	}
-	in, err := productInput(body)
+	in, err := productInput(v)
 	if err != nil {
 		return err
 	}
@@ -53,11 +53,11 @@ func (p products) read(c *fiber.Ctx) error {
 }
 
 func (p products) replace(c *fiber.Ctx) error {
-	id, body, err := idAndBody(c)
+	id, v, err := idAndBody(c)
 	if err != nil {
 		return err
 	}
-	in, err := productInput(body)
+	in, err := productInput(v)
 	if err != nil {
 		return err
 	}
@@ -82,8 +82,7 @@ func (p products) delete(c *fiber.Ctx) error {
 // productInput validates a whole product body, for a create or a
 // replacement. The description is kept as sent, white space included. A
 // blank SKU is no SKU, so that any number of products may have none.
-func productInput(body map[string]any) (ports.ProductInput, error) {
-	v := validate.New(body)
+func productInput(v *validate.Validator) (ports.ProductInput, error) {
 	in := ports.ProductInput{Name: v.String("name", validate.Required, validate.Check(domain.CheckProductName))}
 	if cents := v.Cents("price", validate.Required, validate.Max(domain.MaxPrice)); cents != nil {
 		in.PriceCents = *cents

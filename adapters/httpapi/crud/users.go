@@ -58,11 +58,11 @@ func (u users) createV2(c *fiber.Ctx) error {
 }
 
 func (u users) createPerson(c *fiber.Ctx) (domain.Person, error) {
-	body, err := decodeBody(c)
+	v, err := decodeBody(c)
 	if err != nil {
 		return domain.Person{}, err
 	}
-	in, err := personInput(body)
+	in, err := personInput(v)
 	if err != nil {
 		return domain.Person{}, err
 	}
@@ -82,11 +82,11 @@ func (u users) read(c *fiber.Ctx) error {
 }
 
 func (u users) replace(c *fiber.Ctx) error {
-	id, body, err := idAndBody(c)
+	id, v, err := idAndBody(c)
 	if err != nil {
 		return err
 	}
-	in, err := personInput(body)
+	in, err := personInput(v)
 	if err != nil {
 		return err
 	}
@@ -98,11 +98,11 @@ func (u users) replace(c *fiber.Ctx) error {
 }
 
 func (u users) patch(c *fiber.Ctx) error {
-	id, body, err := idAndBody(c)
+	id, v, err := idAndBody(c)
 	if err != nil {
 		return err
 	}
-	in, err := personPatch(body, true)
+	in, err := personPatch(v, true)
 	if err != nil {
 		return err
 	}
@@ -126,8 +126,7 @@ func (u users) delete(c *fiber.Ctx) error {
 
 // personPatch validates a user body; a partial one checks only the fields
 // it carries. Null (or a blank form value) clears age and address.
-func personPatch(body map[string]any, partial bool) (ports.PersonPatch, error) {
-	v := validate.New(body)
+func personPatch(v *validate.Validator, partial bool) (ports.PersonPatch, error) {
 	wants := func(field string) bool { return !partial || v.Has(field) }
 	var p ports.PersonPatch
 	if wants("name") {
@@ -162,8 +161,8 @@ func address(v *validate.Validator) *domain.Address {
 }
 
 // personInput validates a whole user body, for a create or a replacement.
-func personInput(body map[string]any) (ports.PersonInput, error) {
-	p, err := personPatch(body, false)
+func personInput(v *validate.Validator) (ports.PersonInput, error) {
+	p, err := personPatch(v, false)
 	return ports.PersonInput{Name: p.Name.Value, Email: p.Email.Value, Age: p.Age.Value, Address: p.Address.Value}, err
 }
 
@@ -215,11 +214,11 @@ func idParam(c *fiber.Ctx) (int64, error) {
 }
 
 // idAndBody reads the :id and the body of an update.
-func idAndBody(c *fiber.Ctx) (int64, map[string]any, error) {
+func idAndBody(c *fiber.Ctx) (int64, *validate.Validator, error) {
 	id, err := idParam(c)
 	if err != nil {
 		return 0, nil, err
 	}
-	body, err := decodeBody(c)
-	return id, body, err
+	v, err := decodeBody(c)
+	return id, v, err
 }

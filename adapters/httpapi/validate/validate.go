@@ -35,7 +35,8 @@
 //   - a string containing a NUL byte or invalid UTF-8 fails, since no store
 //     keeps such text faithfully;
 //   - numbers, integers and booleans may arrive as strings (form bodies and
-//     query strings carry nothing else) and are converted.
+//     query strings carry nothing else) and are converted, except that a
+//     validator made with NewTyped refuses numbers written as strings.
 package validate
 
 import (
@@ -55,7 +56,9 @@ type Validator struct {
 	prefix string
 	// inert marks the validator of an object that was not given: its fields
 	// are neither checked nor reported.
-	inert    bool
+	inert bool
+	// typed makes Int and Cents refuse a string (see NewTyped).
+	typed    bool
 	failures *failures
 }
 
@@ -68,6 +71,15 @@ type failures struct {
 // New returns a validator of body. A nil body is an empty one.
 func New(body map[string]any) *Validator {
 	return &Validator{body: body, failures: &failures{}}
+}
+
+// NewTyped returns a validator of a JSON body that must send numbers as
+// JSON numbers: Int and Cents, in body and in its objects, fail a string
+// with their type rule, where New's validator converts it. A blank string
+// still counts as missing. It is for an API that promises JSON types, whose
+// forms, carrying nothing but strings, are read by New's.
+func NewTyped(body map[string]any) *Validator {
+	return &Validator{body: body, typed: true, failures: &failures{}}
 }
 
 // Err returns nil when every check passed, and otherwise a *domain.Error of
@@ -174,6 +186,10 @@ func (v *Validator) Int(field string, rules ...IntRule) *int64 {
 	if !v.present(v.key(field), raw, present, s, domain.RuleInteger) {
 		return nil
 	}
+	if v.refuses(raw) {
+		v.record(v.key(field), domain.RuleInteger)
+		return nil
+	}
 	n, ok := v.integer(v.key(field), raw, s)
 	if !ok {
 		return nil
@@ -196,6 +212,10 @@ func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
 	key := v.key(field)
 	raw, present := v.body[field]
 	if !v.present(key, raw, present, s, domain.RuleNumeric) {
+		return nil
+	}
+	if v.refuses(raw) {
+		v.record(key, domain.RuleNumeric)
 		return nil
 	}
 	d, ok := numberOf(trimmed(raw, false))
@@ -228,6 +248,13 @@ func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
 	// cents, so the conversion cannot fail.
 	cents, _ := d.scaled(2)
 	return &cents
+}
+
+// refuses reports whether raw is a number written as a string that a typed
+// validator refuses.
+func (v *Validator) refuses(raw any) bool {
+	_, isText := raw.(string)
+	return v.typed && isText
 }
 
 // maxCentsUnits is the largest whole number of units whose cents fit int64.
@@ -281,7 +308,7 @@ func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
 // reports the whole body.
 func (v *Validator) Object(field string, rules ...ObjectRule) (*Validator, bool) {
 	key := v.key(field)
-	sub := &Validator{prefix: key + ".", inert: true, failures: v.failures}
+	sub := &Validator{prefix: key + ".", inert: true, typed: v.typed, failures: v.failures}
 	if v.inert {
 		return sub, false
 	}

@@ -909,3 +909,39 @@ func TestAbsentObjectChecksNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestTypedRefusesNumbersWrittenAsStrings(t *testing.T) {
+	tests := []struct {
+		name  string
+		body  string
+		check func(v *validate.Validator) any
+		want  any
+		fails map[string][]string
+	}{
+		{"price as a number", `{"price":1.5}`, func(v *validate.Validator) any { return deref(v.Cents("price", validate.Required)) },
+			int64(150), nil},
+		{"price as a string", `{"price":"1.50"}`, func(v *validate.Validator) any { return deref(v.Cents("price", validate.Required)) },
+			nil, map[string][]string{"price": msgs("numeric")}},
+		{"blank price is missing", `{"price":" "}`, func(v *validate.Validator) any { return deref(v.Cents("price", validate.Required)) },
+			nil, map[string][]string{"price": msgs("required")}},
+		{"age as a string", `{"age":"30"}`, func(v *validate.Validator) any { return deref(v.Int("age", validate.Nullable)) },
+			nil, map[string][]string{"age": msgs("integer")}},
+		{"nested integer as a string", `{"box":{"n":"3"}}`, func(v *validate.Validator) any {
+			o, _ := v.Object("box")
+			return deref(o.Int("n"))
+		}, nil, map[string][]string{"box.n": msgs("integer")}},
+		{"strings stay strings", `{"name":"42"}`, func(v *validate.Validator) any { return v.String("name") },
+			"42", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := validate.NewTyped(decode(t, tt.body))
+			if got := tt.check(v); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("value: got %#v, want %#v", got, tt.want)
+			}
+			if got := fields(t, v); !reflect.DeepEqual(got, tt.fails) {
+				t.Errorf("failures: got %q, want %q", got, tt.fails)
+			}
+		})
+	}
+}
