@@ -98,10 +98,12 @@ func (s *Server) rejected(ctx *fasthttp.RequestCtx, err error) {
 	if line, ok := requestLineOf(err); ok {
 		restoreRequestLine(&ctx.Request, line)
 	}
-	s.refuse(ctx, rejection(err))
+	refusal := rejection(err)
+	s.refuse(ctx, refusal)
 	// The client may still be sending what was refused; the connection
-	// lingers so that it can read the answer (see lingeringConn).
-	if lc, ok := ctx.Conn().(*lingeringConn); ok {
+	// lingers so that it can read the answer (see lingeringConn). A client
+	// that timed out is sending nothing.
+	if lc, ok := ctx.Conn().(*lingeringConn); ok && refusal != fiber.ErrRequestTimeout {
 		lc.linger.Store(true)
 	}
 }

@@ -103,10 +103,12 @@ func TestHeaderTooLargeAnswersInTheAreaShape(t *testing.T) {
 	}{
 		{"/api/v1/posts", `{"success":false,"message":"Request Header Fields Too Large"}`},
 		{"/API/V1/POSTS?page=2", `{"success":false,"message":"Request Header Fields Too Large"}`},
+		// fasthttp quotes only the first 200 bytes of what it read.
+		{"/api/v1/posts?search=" + strings.Repeat("q", 300), `{"success":false,"message":"Request Header Fields Too Large"}`},
 		{"/api/v1/products", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
 		{"/users", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
 	} {
-		t.Run(tc.path, func(t *testing.T) {
+		t.Run(tc.path[:min(len(tc.path), 40)], func(t *testing.T) {
 			resp, body := rawExchange(t, base, "GET "+tc.path+" HTTP/1.1\r\nHost: example.com\r\n"+big+"\r\n")
 			expectJSON(t, resp, body, http.StatusRequestHeaderFieldsTooLarge, tc.want)
 		})
