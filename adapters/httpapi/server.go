@@ -138,7 +138,8 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	return s
 }
 
-// App returns the Fiber app, to serve or to test with app.Test.
+// App returns the Fiber app, to test with app.Test and to shut down;
+// Serve serves it.
 func (s *Server) App() *fiber.App { return s.app }
 
 func (s *Server) routes() {
