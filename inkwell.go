@@ -6,7 +6,6 @@ package inkwell
 
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
-	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
@@ -19,7 +18,7 @@ type Config struct {
 	Accounts  app.AccountsConfig
 	Sessions  app.SessionsConfig
 	Passwords passwords.Config
-	Files     localfs.Config
+	Files     FilesConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command

@@ -24,13 +24,13 @@ func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 	}
 }
 
-// NewServices gives the HTTP adapter the use cases and what its probes and
-// metrics read of the store: its ping and, when the store keeps them, its
-// pool and query figures.
-func NewServices(uc ports.UseCases, store ports.Store) httpapi.Services {
+// NewServices gives the HTTP adapter the use cases, the uploaded files it
+// serves, and what its probes and metrics read of the store: its ping and,
+// when the store keeps them, its pool and query figures.
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
 	queries, _ := store.(ports.QueryCounter)
-	return httpapi.Services{UseCases: uc, Pinger: store, Pools: pools, Queries: queries}
+	return httpapi.Services{UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
-	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/ports"
@@ -25,7 +24,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
 		clock.NewUTC, wire.Bind(new(ports.Clock), new(clock.UTC)),
-		localfs.New, wire.Bind(new(ports.FileStore), new(*localfs.Files)),
+		openFiles,
 		NewUseCases,
 		wire.FieldsOf(new(ports.UseCases), "Tokens"),
 		NewServices,

@@ -10,7 +10,6 @@ import (
 	"context"
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
-	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"log/slog"
@@ -30,13 +29,17 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	passwordsConfig := cfg.Passwords
 	bcrypt := passwords.NewBcrypt(passwordsConfig)
 	secrets := random.NewSecrets()
-	localfsConfig := cfg.Files
-	files := localfs.New(localfsConfig)
+	filesConfig := cfg.Files
+	fileStore, err := openFiles(filesConfig)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	utc := clock.NewUTC()
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
-	useCases := NewUseCases(store, bcrypt, secrets, files, utc, accountsConfig, sessionsConfig)
-	services := NewServices(useCases, store)
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig)
+	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	service := &Service{

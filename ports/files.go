@@ -29,6 +29,15 @@ type FileStore interface {
 	Delete(ctx context.Context, path string) error
 }
 
+// PublicFiles is a FileStore whose files clients may also fetch from a
+// public base URL of their own (a CDN, a public bucket), bypassing the
+// service.
+type PublicFiles interface {
+	// PublicURL is where clients fetch the file at path, and false when the
+	// store has no public URL configured.
+	PublicURL(path string) (string, bool)
+}
+
 // StoredFile is an open file of a FileStore with what serving it needs.
 type StoredFile struct {
 	Body io.ReadCloser

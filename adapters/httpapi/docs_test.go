@@ -78,20 +78,17 @@ func TestDocumentListsEveryRoute(t *testing.T) {
 		}
 		served[r.Method+" "+param.ReplaceAllString(r.Path, "{$1}")] = true
 	}
-	// Static mounts (the uploaded files) are not routes to Fiber: they show
-	// up among all handlers, registered for GET and HEAD only, unlike
-	// middleware, which takes every method.
-	methodsOf := map[string]map[string]bool{}
-	for _, r := range h.server.App().GetRoutes(false) {
-		if methodsOf[r.Path] == nil {
-			methodsOf[r.Path] = map[string]bool{}
-		}
-		methodsOf[r.Path][r.Method] = true
+	// Mounts (the uploaded files) are not routes to Fiber: they show up
+	// among all handlers under a path of their own, where the global
+	// middleware sits at "/".
+	routePaths := map[string]bool{}
+	for _, r := range h.server.App().GetRoutes(true) {
+		routePaths[r.Path] = true
 	}
 	var static []string
-	for path, methods := range methodsOf {
-		if !methods[http.MethodPost] && !served["GET "+path] && (methods[http.MethodGet] || methods[http.MethodHead]) {
-			static = append(static, path)
+	for _, r := range h.server.App().GetRoutes(false) {
+		if r.Method == http.MethodGet && r.Path != "/" && !routePaths[r.Path] {
+			static = append(static, r.Path)
 		}
 	}
 

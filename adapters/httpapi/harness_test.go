@@ -51,6 +51,8 @@ type options struct {
 	appURL   string
 	// trustedProxies are the networks whose forwarded headers count.
 	trustedProxies []netip.Prefix
+	// files keeps the uploads instead of a folder of the test's.
+	files ports.FileStore
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -76,12 +78,13 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		Hasher:           o.hasher,
 		LoginMaxAttempts: o.maxAttempts,
 		SessionLifetime:  sessionLifetime,
+		Files:            o.files,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {
 		o.stateful = statefulDefault
 	}
-	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StorageDir: stack.Storage, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL, TrustedProxies: o.trustedProxies}
+	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL, TrustedProxies: o.trustedProxies}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }

@@ -2,14 +2,14 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"io"
 	"mime/multipart"
-	"os"
-	"path"
-	"path/filepath"
+	"net/http"
 	"strings"
 
 	// The decoders of the accepted formats register themselves with
@@ -199,32 +199,76 @@ func webpSize(data []byte) (w, h int, ok bool) {
 	return w, h, w > 0 && h > 0
 }
 
-// serveStorage serves the uploaded files under /storage/ for GET and HEAD,
-// without directory listings. The files are named and typed by the server
-// (see imageField), and nosniff keeps browsers from reading them as
-// anything but their extension's type.
+// serveStorage serves the uploaded files under /storage/ for GET and HEAD
+// from the file store, so that every replica answers for every file
+// whichever replica stored it. It is a mount rather than a route, so that
+// its requests are counted and logged under /storage whatever the path.
 func (s *Server) serveStorage() {
-	if s.cfg.StorageDir == "" {
-		// An empty root would serve the working directory.
+	if s.files == nil {
 		return
 	}
-	root := s.cfg.StorageDir
-	s.app.Static("/storage", root, fiber.Static{
-		Browse: false,
-		// Folders are not served: Fiber's static handler would answer them
-		// with a bare 404 of its own, without the headers every other
-		// answer carries, so they go on to the router's 404 instead.
-		Next: func(c *fiber.Ctx) bool {
-			rest := strings.TrimPrefix(c.Path(), "/storage")
-			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(path.Clean("/"+rest))))
-			return err == nil && fi.IsDir()
-		},
-		// Fiber keeps file handles for ten seconds by default, which would
-		// serve a removed image for that long.
-		CacheDuration: -1,
-		ModifyResponse: func(c *fiber.Ctx) error {
-			c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-			return nil
-		},
-	})
+	s.app.Use("/storage", s.storedFile)
+}
+
+// storageCacheControl lets browsers and caches keep a file for a year:
+// files are stored under fresh random names and never change in place.
+const storageCacheControl = "public, max-age=31536000, immutable"
+
+// storedFile streams one file with its type, validators and cache headers.
+// A path no upload can have, a folder or a missing file goes on to the
+// router's 404, the answer of any unknown path outside /api, as does a
+// method other than GET or HEAD; a store that cannot be reached answers 503.
+// The files are named and typed by the server (see imageField), and nosniff
+// keeps browsers from reading them as anything but their stored type.
+func (s *Server) storedFile(c *fiber.Ctx) error {
+	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		return c.Next()
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(c.Path(), "/storage"), "/")
+	if !ports.ValidFilePath(rel) {
+		return c.Next()
+	}
+	// The body is read after the handler returns, when the request's
+	// context has ended, so the file is opened on a context of its own that
+	// the request's deadline ends only until the file is open, and that ends
+	// when the body is closed.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(c.UserContext()))
+	stop := context.AfterFunc(c.UserContext(), cancel)
+	f, err := s.files.Open(ctx, rel)
+	stop()
+	if err != nil {
+		cancel()
+		if errors.Is(err, domain.ErrNotFound) {
+			return c.Next()
+		}
+		return err
+	}
+	body := &cancelOnClose{ReadCloser: f.Body, cancel: cancel}
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderCacheControl, storageCacheControl)
+	if f.ETag != "" {
+		c.Set(fiber.HeaderETag, f.ETag)
+	}
+	if !f.ModTime.IsZero() {
+		c.Set(fiber.HeaderLastModified, f.ModTime.UTC().Format(http.TimeFormat))
+	}
+	if f.ETag != "" && etagMatches(c.Get(fiber.HeaderIfNoneMatch), f.ETag) {
+		_ = body.Close()
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, f.ContentType)
+	c.Response().SetBodyStream(body, int(f.Size))
+	return nil
+}
+
+// cancelOnClose ends the context a stored file was opened on once the
+// server has sent it and closes the body.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
 }

@@ -51,10 +51,13 @@ func TestMetrics(t *testing.T) {
 		}
 		h.do("PATCH", "/healthz", nil)
 		// Uploaded files count under their mount, found or not.
-		if err := os.WriteFile(filepath.Join(h.storage, "a.txt"), []byte("hello"), 0o600); err != nil {
+		if err := os.MkdirAll(filepath.Join(h.storage, "posts"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		h.do("GET", "/storage/a.txt", nil).expect(t, http.StatusOK, nil)
+		if err := os.WriteFile(filepath.Join(h.storage, "posts", "a.txt"), []byte("hello"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.do("GET", "/storage/posts/a.txt", nil).expect(t, http.StatusOK, nil)
 		h.do("GET", "/storage/missing-1.txt", nil).expect(t, http.StatusNotFound, nil)
 		h.do("GET", "/storage/missing-2.txt", nil).expect(t, http.StatusNotFound, nil)
 		h.server.App().Get("/api/test/panic", func(*fiber.Ctx) error { panic("boom") })

@@ -36,7 +36,7 @@ func opsHarness(t *testing.T, store ports.Store, timeout time.Duration, log *slo
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	stack := stacktest.NewStack(t, store, stacktest.Options{})
-	srv := httpapi.New(httpapi.Config{RequestTimeout: timeout, BodyLimit: 8 << 20, StorageDir: stack.Storage}, log, stack.Services)
+	srv := httpapi.New(httpapi.Config{RequestTimeout: timeout, BodyLimit: 8 << 20}, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }
 
@@ -158,10 +158,13 @@ func TestRequestLog(t *testing.T) {
 		expect(t, http.StatusOK, nil)
 	h.do("POST", "/api/v1/login", map[string]any{"email": email, "password": "wrong-password-x"}).expect(t, http.StatusUnprocessableEntity, nil)
 	h.do("GET", "/nowhere", nil).expect(t, http.StatusNotFound, nil)
-	if err := os.WriteFile(filepath.Join(h.storage, "a.txt"), []byte("hello"), 0o600); err != nil {
+	if err := os.MkdirAll(filepath.Join(h.storage, "posts"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	h.do("GET", "/storage/a.txt", nil).expect(t, http.StatusOK, nil)
+	if err := os.WriteFile(filepath.Join(h.storage, "posts", "a.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.do("GET", "/storage/posts/a.txt", nil).expect(t, http.StatusOK, nil)
 
 	text := out.String()
 	secrets := []string{password, "wrong-password-x", token, token[strings.Index(token, "|")+1:], reg.body["token"].(string), "query-secret", "cookie-secret", "access_token", "Bearer"}

@@ -79,10 +79,16 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 	return s.proxies.origin(c)
 }
 
-// storageURL is the absolute URL of a stored file, or nil for none.
+// storageURL is the absolute URL of a stored file, or nil for none: the
+// file store's public URL when it has one, else the file under /storage/.
 func (s *Server) storageURL(c *fiber.Ctx, path string) *string {
 	if path == "" {
 		return nil
+	}
+	if s.public != nil {
+		if u, ok := s.public.PublicURL(path); ok {
+			return &u
+		}
 	}
 	u := s.baseURL(c) + "/storage/" + path
 	return &u

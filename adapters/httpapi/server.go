@@ -32,8 +32,6 @@ type Config struct {
 	BodyLimit int
 	// CORS is the cross-origin policy of every path.
 	CORS cors.Config
-	// StorageDir is the folder of uploaded files, served under /storage/.
-	StorageDir string
 	// CrudRequireToken makes area B's writes need a bearer token
 	// (CRUD_AUTH=token).
 	CrudRequireToken bool
@@ -52,6 +50,9 @@ type Config struct {
 // metrics read of the store.
 type Services struct {
 	ports.UseCases
+	// Files are the uploaded files, served under /storage/; when they also
+	// have public URLs (ports.PublicFiles), representations link there.
+	Files ports.FileStore
 	// Pinger answers /readyz's check of the store.
 	Pinger ports.Pinger
 	// Pools and Queries are the store's figures that /metrics exports; each
@@ -72,6 +73,8 @@ type Server struct {
 	pinger   ports.Pinger
 	profile  ports.Profile
 	sessions ports.Sessions
+	files    ports.FileStore
+	public   ports.PublicFiles
 	auth     *authenticator
 	proxies  proxies
 	app      *fiber.App
@@ -85,10 +88,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
 		metrics: newMetrics(svc.Pools, svc.Queries),
-		profile: svc.Profile, sessions: svc.Sessions,
+		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies: cfg.TrustedProxies,
 	}
+	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
 		// handler returns; fasthttp otherwise reuses their memory.

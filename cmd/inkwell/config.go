@@ -21,6 +21,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/s3files"
 	"github.com/inkwell/inkwell/adapters/sqlite"
 	"github.com/inkwell/inkwell/app"
 )
@@ -51,6 +52,57 @@ type environment struct {
 	LogFormat              string        `env:"LOG_FORMAT"`
 	PprofAddr              string        `env:"PPROF_ADDR"`
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
+	scaleOut
+}
+
+// scaleOut is what replicas sharing one database need: a direct connection
+// beside a pooler's, and files every replica reads (Laravel's s3 disk keys).
+type scaleOut struct {
+	DatabaseDirectURL string `env:"DATABASE_DIRECT_URL"`
+	FilesystemDisk    string `env:"FILESYSTEM_DISK" envDefault:"local"`
+	AWSAccessKeyID    string `env:"AWS_ACCESS_KEY_ID"`
+	AWSSecretKey      string `env:"AWS_SECRET_ACCESS_KEY"`
+	AWSRegion         string `env:"AWS_DEFAULT_REGION"`
+	AWSBucket         string `env:"AWS_BUCKET"`
+	AWSEndpoint       string `env:"AWS_ENDPOINT"`
+	AWSPathStyle      bool   `env:"AWS_USE_PATH_STYLE_ENDPOINT"`
+	AWSURL            string `env:"AWS_URL"`
+}
+
+// check names the first bad scale-out key.
+func (o scaleOut) check(databaseURL string) error {
+	switch {
+	case o.DatabaseDirectURL != "" && !strings.HasPrefix(o.DatabaseDirectURL, "postgres://") && !strings.HasPrefix(o.DatabaseDirectURL, "postgresql://"):
+		return fmt.Errorf("DATABASE_DIRECT_URL: want postgres://… or postgresql://…")
+	case o.DatabaseDirectURL != "" && !strings.HasPrefix(databaseURL, "postgres"):
+		return fmt.Errorf("DATABASE_DIRECT_URL: set, but DATABASE_URL is not a PostgreSQL URL")
+	case o.FilesystemDisk != "local" && o.FilesystemDisk != "s3":
+		return fmt.Errorf("FILESYSTEM_DISK: %q is neither local nor s3", o.FilesystemDisk)
+	case o.FilesystemDisk == "s3" && o.AWSBucket == "":
+		return fmt.Errorf("AWS_BUCKET: required with FILESYSTEM_DISK=s3")
+	case o.FilesystemDisk == "s3" && o.AWSRegion == "":
+		return fmt.Errorf("AWS_DEFAULT_REGION: required with FILESYSTEM_DISK=s3")
+	case o.FilesystemDisk == "s3" && (o.AWSAccessKeyID == "" || o.AWSSecretKey == ""):
+		return fmt.Errorf("AWS_ACCESS_KEY_ID: required with AWS_SECRET_ACCESS_KEY when FILESYSTEM_DISK=s3")
+	}
+	for key, u := range map[string]string{"AWS_ENDPOINT": o.AWSEndpoint, "AWS_URL": o.AWSURL} {
+		if p, err := url.Parse(u); u != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
+			return fmt.Errorf("%s: %q is not an absolute http(s) URL", key, u)
+		}
+	}
+	return nil
+}
+
+// files is the file store's configuration.
+func (o scaleOut) files(storageDir string) inkwell.FilesConfig {
+	return inkwell.FilesConfig{
+		Disk:  o.FilesystemDisk,
+		Local: localfs.Config{Dir: storageDir},
+		S3: s3files.Config{
+			AccessKeyID: o.AWSAccessKeyID, SecretAccessKey: o.AWSSecretKey, Region: o.AWSRegion,
+			Bucket: o.AWSBucket, Endpoint: o.AWSEndpoint, UsePathStyle: o.AWSPathStyle, URL: o.AWSURL,
+		},
+	}
 }
 
 // sqliteSynchronous maps SQLITE_SYNCHRONOUS's values to the SQLite store's.
@@ -152,7 +204,7 @@ func (e environment) check() error {
 		!strings.HasPrefix(e.DatabaseURL, "postgresql://") && !strings.HasPrefix(e.DatabaseURL, "sqlite://") {
 		return fmt.Errorf("DATABASE_URL: want postgres://…, postgresql://… or sqlite://…")
 	}
-	return nil
+	return e.scaleOut.check(e.DatabaseURL)
 }
 
 func (e environment) logLevel() (slog.Level, error) {
@@ -219,7 +271,6 @@ func (e environment) service() inkwell.Config {
 				AllowedHeaders: e.CORSAllowedHeaders,
 			},
 			CrudRequireToken: e.CrudAuth == "token",
-			StorageDir:       e.StorageDir,
 			StatefulDomains:  e.StatefulDomains,
 			BenchEndpoints:   e.BenchEndpoints,
 		},
@@ -231,6 +282,6 @@ func (e environment) service() inkwell.Config {
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},
 		Passwords: passwords.Config{Cost: e.BcryptCost},
-		Files:     localfs.Config{Dir: e.StorageDir},
+		Files:     e.files(e.StorageDir),
 	}
 }

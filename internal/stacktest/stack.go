@@ -77,5 +77,5 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 	)
-	return Stack{Services: inkwell.NewServices(uc, store), Clock: clk, Storage: storage}
+	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage}
 }
