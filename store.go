@@ -30,6 +30,10 @@ type StoreConfig struct {
 	// SQLiteSynchronous is the SQLite store's synchronous setting; empty
 	// means sqlite.SynchronousFull.
 	SQLiteSynchronous sqlite.Synchronous
+	// DirectURL reaches the same PostgreSQL database as URL without a
+	// connection pooler, for migrations and anything else that needs a
+	// session of its own; empty when URL is direct itself.
+	DirectURL string
 }
 
 // openStore opens the configured store, applying its migrations. The errors
@@ -45,7 +49,13 @@ func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error
 		}
 		return openSQLite(ctx, path, cfg.SQLiteSynchronous)
 	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
-		s, cleanup, err := postgres.Open(ctx, cfg.URL)
+		open := postgres.Open
+		if cfg.DirectURL != "" && cfg.DirectURL != cfg.URL {
+			open = func(ctx context.Context, url string) (*postgres.Store, func(), error) {
+				return postgres.OpenPooled(ctx, url, cfg.DirectURL)
+			}
+		}
+		s, cleanup, err := open(ctx, cfg.URL)
 		if err != nil {
 			return nil, nil, postgresOpenError(err)
 		}

@@ -91,3 +91,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt_install chromium
 fi
 bash scripts/versitygw.sh
+# PgBouncer and HAProxy: the tests run the stores through a pooler and a
+# cluster of replicas behind a balancer, both started by the tests.
+command -v pgbouncer >/dev/null 2>&1 || [[ -x /usr/sbin/pgbouncer ]] || { echo "services: installing PgBouncer (apt-get install pgbouncer)"; apt_install pgbouncer; }
+command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || { echo "services: installing HAProxy (apt-get install haproxy)"; apt_install haproxy; }

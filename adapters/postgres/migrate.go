@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	schema "github.com/inkwell/inkwell/sql"
 )
@@ -25,13 +24,14 @@ const migrationLock int64 = 0x696e6b77656c6c
 // with its row in schema_migrations. It holds a session advisory lock on one
 // dedicated connection throughout, so replicas that start at once apply each
 // migration exactly once: the first does the work, the others wait and then
-// find nothing left to do.
-func migrate(ctx context.Context, cfg *pgxpool.Config) error {
+// find nothing left to do. cfg must reach the server without a
+// transaction-pooling pooler, which would not keep the lock's session.
+func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
 	files, err := migrationFiles()
 	if err != nil {
 		return err
 	}
-	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, cfg.Copy())
 	if err != nil {
 		return storeError("migrate: connect", err)
 	}

@@ -33,14 +33,37 @@ var _ ports.Store = (*Store)(nil)
 // and returns the store with a cleanup that closes its pool. An unreachable
 // server gives an error of kind domain.Unavailable.
 func Open(ctx context.Context, url string) (*Store, func(), error) {
+	return open(ctx, url, "")
+}
+
+// OpenPooled is Open for a pool reached through a transaction-pooling
+// connection pooler such as PgBouncer at pooledURL, with directURL reaching
+// the same database without it. A pooler in transaction mode hands each
+// transaction to whichever server connection is free, so nothing may rely
+// on session state through it: the migrations, which hold a session
+// advisory lock, run on directURL, and the pool sends no named prepared
+// statements (see configurePool).
+func OpenPooled(ctx context.Context, pooledURL, directURL string) (*Store, func(), error) {
+	return open(ctx, pooledURL, directURL)
+}
+
+// open opens the store on url, migrating through directURL when it is
+// given and through url otherwise.
+func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgconn's parse errors redact the password, so the text may be logged.
 		return nil, nil, fmt.Errorf("postgres: parse database url: %w", err)
 	}
-	configurePool(cfg, url)
+	configurePool(cfg, url, directURL != "")
 
-	if err := migrate(ctx, cfg); err != nil {
+	migrateCfg := cfg.ConnConfig
+	if directURL != "" {
+		if migrateCfg, err = pgx.ParseConfig(directURL); err != nil {
+			return nil, nil, fmt.Errorf("postgres: parse direct database url: %w", err)
+		}
+	}
+	if err := migrate(ctx, migrateCfg); err != nil {
 		return nil, nil, err
 	}
 	// The counter is set after migrating, whose connection copies the
@@ -83,11 +106,24 @@ func (c *statementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBa
 // checks do not.
 func (s *Store) Queries() int64 { return s.statements.n.Load() }
 
-// configurePool sets the pool limits that the URL leaves open; a pool_* or
-// connect_timeout parameter in the URL always wins, so operators can tune a
-// deployment without a rebuild.
-func configurePool(cfg *pgxpool.Config, url string) {
+// configurePool sets the pool limits that the URL leaves open; a pool_*,
+// connect_timeout or default_query_exec_mode parameter in the URL always
+// wins, so operators can tune a deployment without a rebuild. pooled says
+// the URL reaches a connection pooler in transaction mode.
+func configurePool(cfg *pgxpool.Config, url string, pooled bool) {
 	given := func(key string) bool { return strings.Contains(url, key+"=") }
+	if pooled && !given("default_query_exec_mode") {
+		// pgx's default names a prepared statement per query on each
+		// connection and reuses it, but behind a pooler the next query may
+		// reach a server connection that never saw it, or one that already
+		// holds that name from another client ("prepared statement already
+		// exists"). cache_describe sends each query unnamed, with the
+		// parameter and result types pgx learnt on first use, in one round
+		// trip as the default does: of the modes without named statements
+		// it was the fastest through PgBouncer (README, "Running several
+		// replicas").
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	}
 	if !given("pool_max_conns") {
 		// pgx's default follows the client's CPU count, which says nothing
 		// about the server. Ten connections keep a request from queueing for

@@ -258,6 +258,7 @@ func (e environment) service() inkwell.Config {
 	return inkwell.Config{
 		Store: inkwell.StoreConfig{
 			URL:               e.DatabaseURL,
+			DirectURL:         e.DatabaseDirectURL,
 			SQLiteSynchronous: sqliteSynchronous[e.SQLiteSynchronous],
 		},
 		HTTP: httpapi.Config{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/adapters/postgres"
+	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/adapters/sqlite"
 	"github.com/inkwell/inkwell/ports"
@@ -42,6 +43,18 @@ func Stores() []Store {
 		}},
 		{"postgres", func(tb testing.TB) ports.Store {
 			s, cleanup, err := postgres.Open(context.Background(), pgtest.URL(tb))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(cleanup)
+			return s
+		}},
+		// The same database through PgBouncer in transaction pooling, as
+		// replicas reach it: whatever relies on a session's state fails
+		// here. It skips where pgtest or pgbouncertest skip.
+		{"postgres-pgbouncer", func(tb testing.TB) ports.Store {
+			direct := pgtest.URL(tb)
+			s, cleanup, err := postgres.OpenPooled(context.Background(), pgbouncertest.URL(tb, direct), direct)
 			if err != nil {
 				tb.Fatal(err)
 			}
