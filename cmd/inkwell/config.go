@@ -52,12 +52,12 @@ type environment struct {
 	LogFormat              string        `env:"LOG_FORMAT"`
 	PprofAddr              string        `env:"PPROF_ADDR"`
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
-	scaleOut
+	ScaleOut
 }
 
-// scaleOut is what replicas sharing one database need: a direct connection
+// ScaleOut is what replicas sharing one database need: a direct connection
 // beside a pooler's, and files every replica reads (Laravel's s3 disk keys).
-type scaleOut struct {
+type ScaleOut struct {
 	DatabaseDirectURL string `env:"DATABASE_DIRECT_URL"`
 	FilesystemDisk    string `env:"FILESYSTEM_DISK" envDefault:"local"`
 	AWSAccessKeyID    string `env:"AWS_ACCESS_KEY_ID"`
@@ -70,7 +70,7 @@ type scaleOut struct {
 }
 
 // check names the first bad scale-out key.
-func (o scaleOut) check(databaseURL string) error {
+func (o ScaleOut) check(databaseURL string) error {
 	switch {
 	case o.DatabaseDirectURL != "" && !strings.HasPrefix(o.DatabaseDirectURL, "postgres://") && !strings.HasPrefix(o.DatabaseDirectURL, "postgresql://"):
 		return fmt.Errorf("DATABASE_DIRECT_URL: want postgres://… or postgresql://…")
@@ -94,7 +94,7 @@ func (o scaleOut) check(databaseURL string) error {
 }
 
 // files is the file store's configuration.
-func (o scaleOut) files(storageDir string) inkwell.FilesConfig {
+func (o ScaleOut) files(storageDir string) inkwell.FilesConfig {
 	return inkwell.FilesConfig{
 		Disk:  o.FilesystemDisk,
 		Local: localfs.Config{Dir: storageDir},
@@ -204,7 +204,7 @@ func (e environment) check() error {
 		!strings.HasPrefix(e.DatabaseURL, "postgresql://") && !strings.HasPrefix(e.DatabaseURL, "sqlite://") {
 		return fmt.Errorf("DATABASE_URL: want postgres://…, postgresql://… or sqlite://…")
 	}
-	return e.scaleOut.check(e.DatabaseURL)
+	return e.ScaleOut.check(e.DatabaseURL)
 }
 
 func (e environment) logLevel() (slog.Level, error) {

@@ -1,0 +1,562 @@
+package clustertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
+	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/adapters/s3files/s3test"
+)
+
+// origin is a page STATEFUL_DOMAINS allows by default to use sessions.
+const origin = "http://localhost:3000"
+
+// replicas is how many inkwell processes the cluster runs.
+const replicas = 3
+
+// TestCluster starts three replicas at once on one fresh database, through
+// PgBouncer, on an S3 bucket, behind HAProxy, each from the built binary.
+func TestCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clustertest: the cluster takes a binary build and several processes")
+	}
+	haproxy := haproxyBinary(t)
+	if os.Getenv("REQUIRE_CLUSTER") == "1" {
+		t.Setenv("REQUIRE_POSTGRES", "1")
+		t.Setenv("REQUIRE_PGBOUNCER", "1")
+		t.Setenv("REQUIRE_S3", "1")
+	}
+	direct := pgtest.URL(t)
+	pooled := pgbouncertest.URL(t, direct)
+	bucket := s3test.Start(t).Bucket(t)
+	bin := build(t)
+
+	balancer := freeAddr(t)
+	env := []string{
+		"DATABASE_URL=" + pooled,
+		"DATABASE_DIRECT_URL=" + direct,
+		"FILESYSTEM_DISK=s3",
+		"AWS_ACCESS_KEY_ID=" + bucket.AccessKeyID,
+		"AWS_SECRET_ACCESS_KEY=" + bucket.SecretAccessKey,
+		"AWS_DEFAULT_REGION=" + bucket.Region,
+		"AWS_BUCKET=" + bucket.Bucket,
+		"AWS_ENDPOINT=" + bucket.Endpoint,
+		"AWS_USE_PATH_STYLE_ENDPOINT=true",
+		"APP_URL=http://" + balancer,
+		"BCRYPT_COST=4",
+		"LOGIN_MAX_ATTEMPTS=3",
+		"LOG_LEVEL=warn",
+	}
+	// The replicas start together, so they race for the migrations.
+	nodes := make([]*replica, replicas)
+	for i := range nodes {
+		nodes[i] = startReplica(t, bin, env)
+	}
+	for _, n := range nodes {
+		n.waitReady(t)
+	}
+	startHAProxy(t, haproxy, balancer, nodes)
+	lb := "http://" + balancer
+
+	t.Run("state is shared", func(t *testing.T) {
+		// A token issued through one replica works on every other.
+		reg := call(t, "POST", nodes[0].url+"/api/v1/register", jsonBody(map[string]any{
+			"name": "Ann", "email": "ann@example.com", "password": "password1", "password_confirmation": "password1",
+		}))
+		reg.want(t, http.StatusCreated)
+		token := reg.body["token"].(string)
+		for _, n := range nodes {
+			call(t, "GET", n.url+"/api/v1/user", nil, "Authorization", "Bearer "+token).want(t, http.StatusOK)
+		}
+
+		// A browser session started on one, signed in on a second, is
+		// signed in on the third, and signed out everywhere by a logout on
+		// the first.
+		b := &browser{jar: map[string]string{}}
+		b.do(t, "GET", nodes[0].url+"/sanctum/csrf-cookie", nil).want(t, http.StatusNoContent)
+		b.do(t, "POST", nodes[1].url+"/login", jsonBody(map[string]any{"email": "ann@example.com", "password": "password1"})).want(t, http.StatusOK)
+		for _, n := range nodes {
+			b.do(t, "GET", n.url+"/api/v1/user", nil).want(t, http.StatusOK)
+		}
+		b.do(t, "POST", nodes[2].url+"/logout", nil).want(t, http.StatusNoContent)
+		for _, n := range nodes {
+			b.do(t, "GET", n.url+"/api/v1/user", nil).want(t, http.StatusUnauthorized)
+		}
+
+		// An avatar uploaded through one replica is served by every one.
+		img := pngImage(t)
+		up := call(t, "POST", nodes[1].url+"/api/v1/user/avatar", multipartBody(t, "avatar", "me.png", img), "Authorization", "Bearer "+token)
+		up.want(t, http.StatusOK)
+		avatar, ok := strings.CutPrefix(up.body["user"].(map[string]any)["avatar_url"].(string), lb)
+		if !ok {
+			t.Fatalf("avatar_url %v is not under APP_URL %s", up.body["user"], lb)
+		}
+		for _, n := range nodes {
+			r := call(t, "GET", n.url+avatar, nil)
+			r.want(t, http.StatusOK)
+			if !bytes.Equal(r.raw, img) {
+				t.Errorf("%s from %s: got %d bytes, want the %d uploaded", avatar, n.url, len(r.raw), len(img))
+			}
+		}
+
+		// Failed logins count across replicas: three, one on each, and the
+		// fourth is refused wherever it goes.
+		wrong := func(n *replica) response {
+			return call(t, "POST", n.url+"/api/v1/login", jsonBody(map[string]any{"email": "ann@example.com", "password": "wrong-password"}))
+		}
+		for _, n := range nodes {
+			wrong(n).want(t, http.StatusUnprocessableEntity)
+		}
+		wrong(nodes[0]).want(t, http.StatusTooManyRequests)
+
+		// A token logged out through one replica is refused by all.
+		call(t, "POST", nodes[2].url+"/api/v1/logout", nil, "Authorization", "Bearer "+token).want(t, http.StatusOK)
+		for _, n := range nodes {
+			call(t, "GET", n.url+"/api/v1/user", nil, "Authorization", "Bearer "+token).want(t, http.StatusUnauthorized)
+		}
+	})
+
+	reg := call(t, "POST", lb+"/api/v1/register", jsonBody(map[string]any{
+		"name": "Bob", "email": "bob@example.com", "password": "password1", "password_confirmation": "password1",
+	}))
+	reg.want(t, http.StatusCreated)
+	writer := "Bearer " + reg.body["token"].(string)
+
+	t.Run("a killed replica loses no acknowledged write", func(t *testing.T) {
+		// About 130 writes a second for up to four seconds, the kill after
+		// one.
+		const workers, maxWrites = 6, 400
+		var (
+			mu        sync.Mutex
+			acked     []float64
+			failed    []string
+			killedAt  atomic.Int64 // unix nanoseconds, 0 before the kill
+			lateFails atomic.Int64 // failures a second or more after the kill
+			issued    atomic.Int64
+		)
+		deadline := time.Now().Add(4 * time.Second)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for n := 0; time.Now().Before(deadline) && issued.Add(1) <= maxWrites; n++ {
+					r, err := try("POST", lb+"/api/v1/posts", jsonBody(map[string]any{
+						"title": fmt.Sprintf("Load %d-%d", w, n), "body": "B", "status": "published",
+					}), "Authorization", writer)
+					mu.Lock()
+					if err == nil && r.status == http.StatusCreated {
+						acked = append(acked, r.body["data"].(map[string]any)["id"].(float64))
+					} else {
+						failed = append(failed, fmt.Sprintf("%v %d %.80s", err, r.status, r.raw))
+						if k := killedAt.Load(); k != 0 && time.Since(time.Unix(0, k)) > time.Second {
+							lateFails.Add(1)
+						}
+					}
+					mu.Unlock()
+					time.Sleep(40 * time.Millisecond)
+				}
+			})
+		}
+		time.Sleep(time.Second)
+		nodes[2].kill(t)
+		killedAt.Store(time.Now().UnixNano())
+		wg.Wait()
+
+		// Only requests in flight on the killed replica may fail.
+		if len(failed) > workers {
+			t.Errorf("%d of %d writes failed, more than the %d that can have been in flight: %v", len(failed), len(failed)+len(acked), workers, failed)
+		}
+		if n := lateFails.Load(); n > 0 {
+			t.Errorf("%d writes failed a second after the kill: the balancer did not route around the dead replica", n)
+		}
+		if len(acked) < 50 {
+			t.Errorf("only %d writes acknowledged", len(acked))
+		}
+		for _, id := range acked {
+			call(t, "GET", fmt.Sprintf("%s/api/v1/posts/%d", nodes[0].url, int64(id)), nil).want(t, http.StatusOK)
+		}
+		t.Logf("%d writes acknowledged and found, %d failed at the kill", len(acked), len(failed))
+	})
+
+	t.Run("SIGTERM drains a slow upload", func(t *testing.T) {
+		img := pngImage(t)
+		body, contentType := multipartBytes(t, "avatar", "me.png", img)
+		pr, pw := io.Pipe()
+		req, err := http.NewRequest("POST", nodes[1].url+"/api/v1/user/avatar", pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.ContentLength = int64(len(body))
+		req.Header.Set("Content-Type", contentType)
+		req.Header.Set("Authorization", writer)
+		done := make(chan response, 1)
+		go func() {
+			r, err := send(req)
+			if err != nil {
+				r.raw = []byte(err.Error())
+			}
+			done <- r
+		}()
+		// Half the body, then the signal while the rest is still to come.
+		half := len(body) / 2
+		if _, err := pw.Write(body[:half]); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		nodes[1].signal(t, syscall.SIGTERM)
+		time.Sleep(time.Second)
+		// The balancer keeps answering from the replica that is left.
+		call(t, "GET", lb+"/api/v1/posts", nil).want(t, http.StatusOK)
+		if _, err := pw.Write(body[half:]); err != nil {
+			t.Fatal(err)
+		}
+		_ = pw.Close()
+		(<-done).want(t, http.StatusOK)
+		if err := nodes[1].wait(10 * time.Second); err != nil {
+			t.Errorf("replica after SIGTERM: %v", err)
+		}
+	})
+}
+
+// replica is one running inkwell process.
+type replica struct {
+	url    string
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan struct{}
+	err    error
+}
+
+func startReplica(t *testing.T, bin string, env []string) *replica {
+	t.Helper()
+	addr := freeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(bin)
+	// Only what the test chooses: nothing of the caller's environment
+	// reaches the replicas but PATH and HOME.
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "PORT=" + port}, env...)
+	cmd.Dir = t.TempDir()
+	r := &replica{url: "http://" + addr, cmd: cmd, out: &syncBuffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = r.out, r.out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start replica: %v", err)
+	}
+	go func() { r.err = cmd.Wait(); close(r.exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-r.exited
+		if t.Failed() {
+			t.Logf("replica %s output:\n%s", r.url, r.out.String())
+		}
+	})
+	return r
+}
+
+func (r *replica) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-r.exited:
+			t.Fatalf("replica %s exited: %v\n%s", r.url, r.err, r.out.String())
+		default:
+		}
+		if resp, err := http.Get(r.url + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("replica %s not ready within a minute:\n%s", r.url, r.out.String())
+}
+
+func (r *replica) kill(t *testing.T) { r.signal(t, syscall.SIGKILL) }
+
+func (r *replica) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		t.Fatalf("signal %s: %v", r.url, err)
+	}
+}
+
+// wait waits for the process to exit and returns how it ended.
+func (r *replica) wait(timeout time.Duration) error {
+	select {
+	case <-r.exited:
+		return r.err
+	case <-time.After(timeout):
+		return fmt.Errorf("still running after %s", timeout)
+	}
+}
+
+// build compiles the service's binary into a folder of the test's.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "inkwell")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/inkwell/inkwell/cmd/inkwell")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// haproxyBinary finds Debian's HAProxy, skipping the test without it
+// unless REQUIRE_CLUSTER=1 (as CI sets).
+func haproxyBinary(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("haproxy"); err == nil {
+		return p
+	}
+	if fi, err := os.Stat("/usr/sbin/haproxy"); err == nil && fi.Mode()&0o111 != 0 {
+		return "/usr/sbin/haproxy"
+	}
+	if os.Getenv("REQUIRE_CLUSTER") == "1" {
+		t.Fatal("clustertest: REQUIRE_CLUSTER=1 but haproxy is neither on PATH nor at /usr/sbin/haproxy")
+	}
+	t.Skip("clustertest: haproxy is not installed; install it (apt-get install haproxy, or make services) to run the cluster test")
+	return ""
+}
+
+// startHAProxy runs HAProxy with deploy/haproxy.cfg, bound to addr and
+// balancing over nodes, until the test ends.
+func startHAProxy(t *testing.T, bin, addr string, nodes []*replica) {
+	t.Helper()
+	cfg, err := pgbouncertest.DeployFile("haproxy.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	servers := 0
+	for line := range strings.Lines(cfg) {
+		line = strings.TrimRight(line, "\n")
+		field := strings.Fields(line)
+		switch {
+		case len(field) > 0 && field[0] == "bind":
+			line = "    bind " + addr
+		case len(field) > 0 && field[0] == "server":
+			if servers++; servers > 1 {
+				continue
+			}
+			for i, n := range nodes {
+				out = append(out, fmt.Sprintf("    server app%d %s check", i+1, strings.TrimPrefix(n.url, "http://")))
+			}
+			continue
+		}
+		out = append(out, line)
+	}
+	if servers == 0 || !strings.Contains(strings.Join(out, "\n"), "bind "+addr) {
+		t.Fatal("deploy/haproxy.cfg has no bind or server line to point at the test's replicas")
+	}
+	path := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-db", "-f", path)
+	logs := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start haproxy: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("haproxy output:\n%s", logs.String())
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		select {
+		case <-exited:
+			t.Fatalf("haproxy exited:\n%s", logs.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("haproxy on %s not answering:\n%s", addr, logs.String())
+		}
+	}
+}
+
+// response is what the test sees of an answer.
+type response struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+func (r response) want(t *testing.T, status int) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("got %d %.200s, want %d", r.status, r.raw, status)
+	}
+}
+
+// body is a request body with its content type.
+type body struct {
+	data        []byte
+	contentType string
+}
+
+func jsonBody(v any) *body {
+	b, _ := json.Marshal(v)
+	return &body{b, "application/json"}
+}
+
+func multipartBody(t *testing.T, field, name string, data []byte) *body {
+	b, ct := multipartBytes(t, field, name, data)
+	return &body{b, ct}
+}
+
+func multipartBytes(t *testing.T, field, name string, data []byte) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	part, err := w.CreateFormFile(field, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = part.Write(data)
+	_ = w.Close()
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+// call sends a request and fails the test when no answer comes.
+func call(t *testing.T, method, url string, b *body, headers ...string) response {
+	t.Helper()
+	r, err := try(method, url, b, headers...)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	return r
+}
+
+func try(method, url string, b *body, headers ...string) (response, error) {
+	var rd io.Reader
+	if b != nil {
+		rd = bytes.NewReader(b.data)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return response{}, err
+	}
+	if b != nil {
+		req.Header.Set("Content-Type", b.contentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return send(req)
+}
+
+var client = &http.Client{Timeout: 20 * time.Second}
+
+func send(req *http.Request) (response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	resp, err := client.Do(req.WithContext(ctx))
+	if err != nil {
+		return response{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	r := response{status: resp.StatusCode, header: resp.Header, raw: raw}
+	_ = json.Unmarshal(raw, &r.body)
+	return r, err
+}
+
+// browser keeps cookies and echoes XSRF-TOKEN as a page on origin does
+// with axios.
+type browser struct{ jar map[string]string }
+
+func (b *browser) do(t *testing.T, method, url string, body *body) response {
+	t.Helper()
+	headers := []string{"Origin", origin}
+	var cookies []string
+	for k, v := range b.jar {
+		cookies = append(cookies, k+"="+v)
+	}
+	if len(cookies) > 0 {
+		headers = append(headers, "Cookie", strings.Join(cookies, "; "))
+	}
+	if method != "GET" && b.jar["XSRF-TOKEN"] != "" {
+		headers = append(headers, "X-XSRF-TOKEN", b.jar["XSRF-TOKEN"])
+	}
+	r := call(t, method, url, body, headers...)
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Value == "" || (!c.Expires.IsZero() && c.Expires.Before(time.Now())) {
+			delete(b.jar, c.Name)
+		} else {
+			b.jar[c.Name] = c.Value
+		}
+	}
+	return r
+}
+
+func pngImage(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// freeAddr asks the kernel for a free loopback address.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// syncBuffer collects a process's output, which it writes while a failing
+// test may read it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
