@@ -5,7 +5,10 @@
 #
 #   BENCH_POSTS        posts to seed (100000); 10,000 users, 200 tags and
 #                      3 comments per post go with them
-#   BENCH_STORES       sqlite,postgres (either or both)
+#   BENCH_STORES       sqlite,postgres (either or both), or pgbouncer:
+#                      PostgreSQL through PgBouncer in transaction pooling
+#                      (deploy/pgbouncer.ini on BENCH_PORT + 2), as
+#                      replicas reach it, with DATABASE_DIRECT_URL direct
 #   BENCH_DURATION     seconds each measured run lasts (15)
 #   BENCH_WARMUP       seconds of warm-up before it (3)
 #   BENCH_CONNECTIONS  connections (50); BENCH_THREADS wrk threads (2)
@@ -86,7 +89,7 @@ done
 [[ $synchronous == full || $synchronous == normal ]] || die "SQLITE_SYNCHRONOUS: want full or normal"
 IFS=, read -ra store_list <<<"$stores"
 for s in "${store_list[@]}"; do
-  [[ $s == sqlite || $s == postgres ]] || die "BENCH_STORES: $s is neither sqlite nor postgres"
+  [[ $s == sqlite || $s == postgres || $s == pgbouncer ]] || die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer"
 done
 IFS=, read -ra wanted_list <<<"$wanted"
 for s in "${wanted_list[@]}"; do
@@ -113,7 +116,8 @@ need jq
 need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
-[[ $stores == *postgres* ]] && need psql postgresql-client
+[[ $stores == *postgres* || $stores == *pgbouncer* ]] && need psql postgresql-client
+[[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs pgbouncer (apt-get install -y pgbouncer)"; }
 
 base=http://127.0.0.1:$port
 pprof_port=$((port + 1))
@@ -125,6 +129,10 @@ today=$(date -u +%F)
 # State the cleanup needs; every process is stopped by its own pid.
 server_pid=
 child_pid=
+bouncer_pid=
+bouncer_dir=
+# store_vars are the server's extra variables for the store being measured.
+store_vars=()
 profile_pid=
 pg_db=
 partial=
@@ -158,6 +166,7 @@ cleanup() {
   for pid in $child_pid $profile_pid; do kill -TERM "$pid" 2>/dev/null || true; done
   [[ -z $child_pid ]] || wait "$child_pid" 2>/dev/null || true
   stop_server
+  stop_bouncer
   drop_db
   [[ -n $partial ]] && rm -f "$partial" "$partial"-wal "$partial"-shm
   rm -rf "$work"
@@ -194,7 +203,7 @@ start_server() {
   local vars=(PATH="$PATH" HOME="$HOME"
     HOST=127.0.0.1 PORT="$port" DATABASE_URL="$url" APP_ENV=production SQLITE_SYNCHRONOUS="$synchronous"
     LOG_LEVEL=warn LOGIN_MAX_ATTEMPTS=0 TOKEN_EXPIRATION_MINUTES=525600
-    BCRYPT_COST="$cost" STORAGE_DIR="$work/storage" BENCH_ENDPOINTS=1 "$@")
+    BCRYPT_COST="$cost" STORAGE_DIR="$work/storage" BENCH_ENDPOINTS=1 "${store_vars[@]}" "$@")
   ((profile == 0)) || vars+=(PPROF_ADDR="127.0.0.1:$pprof_port")
   env -i "${vars[@]}" "$root/bin/inkwell" serve >>"$log" 2>&1 &
   server_pid=$!
@@ -209,6 +218,41 @@ start_server() {
   done
   tail -n 20 "$log" >&2
   die "the server was not ready after 30 s"
+}
+
+# start_bouncer runs PgBouncer from deploy/pgbouncer.ini in front of
+# PostgreSQL on 127.0.0.1:5432, on BENCH_PORT + 2, trusting the postgres
+# user. PgBouncer refuses to run as root, so root runs it as postgres.
+start_bouncer() {
+  local bin listen=$((port + 2))
+  bin=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
+  bouncer_dir=$(mktemp -d /tmp/inkwell-bench-pgbouncer.XXXXXX)
+  chmod 755 "$bouncer_dir"
+  echo '"postgres" ""' >"$bouncer_dir/userlist.txt"
+  sed -e "s|^listen_port = .*|listen_port = $listen|" -e 's|^auth_type = .*|auth_type = trust|' \
+    -e "s|^auth_file = .*|auth_file = $bouncer_dir/userlist.txt|" -e 's|^logfile = .*|logfile =|' \
+    -e 's|^pidfile = .*|pidfile =|' deploy/pgbouncer.ini >"$bouncer_dir/pgbouncer.ini"
+  chmod 644 "$bouncer_dir"/*
+  if [[ $(id -u) == 0 ]]; then
+    setpriv --reuid="$(id -u postgres)" --regid="$(id -g postgres)" --clear-groups \
+      "$bin" "$bouncer_dir/pgbouncer.ini" >"$work/pgbouncer.log" 2>&1 &
+  else
+    "$bin" "$bouncer_dir/pgbouncer.ini" >"$work/pgbouncer.log" 2>&1 &
+  fi
+  bouncer_pid=$!
+  for _ in $(seq 1 100); do
+    pg_isready -q -h 127.0.0.1 -p "$listen" && return 0
+    sleep 0.1
+  done
+  cat "$work/pgbouncer.log" >&2
+  die "PgBouncer did not start on 127.0.0.1:$listen"
+}
+
+stop_bouncer() {
+  [[ -n $bouncer_pid ]] && { kill -TERM "$bouncer_pid" 2>/dev/null || true; wait "$bouncer_pid" 2>/dev/null || true; }
+  bouncer_pid=
+  [[ -z $bouncer_dir ]] || rm -rf "$bouncer_dir"
+  bouncer_dir=
 }
 
 # ticks prints a process's CPU time so far, in clock ticks.
@@ -492,7 +536,7 @@ scenario() {
     --argjson client "$(awk 'NR == FNR {a = $1; next} {print $1 - a}' "$work/children-before" "$work/children-after")" \
     --argjson errors_logged "$(grep -c '"level":"ERROR"' "$log" || true)" '
       {server_pct: ($server / $hz / .seconds * 100 | round),
-       postgres_pct: (if $store == "postgres" then ($pgticks / $hz / .seconds * 100 | round) else 0 end),
+       postgres_pct: (if $store == "postgres" or $store == "pgbouncer" then ($pgticks / $hz / .seconds * 100 | round) else 0 end),
        wrk_pct: ($client / .seconds * 100 | round),
        machine_pct: ($busy / $total * 100 * $cores | round),
        machine_busy_before_pct: ($before * $cores)} as $cpu
@@ -541,6 +585,11 @@ for store in "${store_list[@]}"; do
     started=$(date +%s)
     seed "$url" "$work/seed-postgres.log"
     sample postgres "$pg_db"
+    if [[ $store == pgbouncer ]]; then
+      start_bouncer
+      store_vars=(DATABASE_DIRECT_URL="$url")
+      url="postgres://postgres@127.0.0.1:$((port + 2))/$pg_db?sslmode=disable"
+    fi
   fi
   prepare "$store" "$url"
   jq -nc --arg store "$store" --argjson published "$published" --argjson last_page "$last_page" \
@@ -551,6 +600,8 @@ for store in "${store_list[@]}"; do
     selected "$name" || continue
     measure "$store" "$url" "$name"
   done
+  stop_bouncer
+  store_vars=()
   drop_db
 done
 

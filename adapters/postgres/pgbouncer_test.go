@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/inkwell/inkwell/adapters/postgres"
-	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 	"github.com/inkwell/inkwell/ports/portstest"
 )
