@@ -83,7 +83,7 @@ func (o ScaleOut) check(databaseURL string) error {
 	case o.FilesystemDisk == "s3" && o.AWSRegion == "":
 		return fmt.Errorf("AWS_DEFAULT_REGION: required with FILESYSTEM_DISK=s3")
 	case o.FilesystemDisk == "s3" && (o.AWSAccessKeyID == "" || o.AWSSecretKey == ""):
-		return fmt.Errorf("AWS_ACCESS_KEY_ID: required with AWS_SECRET_ACCESS_KEY when FILESYSTEM_DISK=s3")
+		return fmt.Errorf("AWS_ACCESS_KEY_ID: required, with AWS_SECRET_ACCESS_KEY, when FILESYSTEM_DISK=s3")
 	}
 	for key, u := range map[string]string{"AWS_ENDPOINT": o.AWSEndpoint, "AWS_URL": o.AWSURL} {
 		if p, err := url.Parse(u); u != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {

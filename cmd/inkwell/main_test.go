@@ -179,6 +179,10 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"HOST", "[::1"},
 		{"SESSION_LIFETIME_MINUTES", "0"},
 		{"SESSION_LIFETIME_MINUTES", "two hours"},
+		{"DATABASE_DIRECT_URL", "mysql://x"},
+		{"FILESYSTEM_DISK", "ftp"},
+		{"AWS_USE_PATH_STYLE_ENDPOINT", "maybe"},
+		{"AWS_ENDPOINT", "s3.example.net"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.key, tc.value)
@@ -226,9 +230,12 @@ func TestEnvExampleListsEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typ := reflect.TypeFor[environment]()
-	for i := range typ.NumField() {
-		key := typ.Field(i).Tag.Get("env")
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[environment]()) {
+		key := f.Tag.Get("env")
+		if key == "" {
+			// A struct of settings embedded for its fields.
+			continue
+		}
 		if !regexp.MustCompile(`(?m)^` + key + `=`).Match(data) {
 			t.Errorf(".env.example does not document %s", key)
 		}
@@ -247,5 +254,23 @@ func TestTrustedProxies(t *testing.T) {
 	}
 	if want := []string{"10.0.0.0/8", "127.0.0.1/32", "::1/128"}; !slices.Equal(got, want) {
 		t.Errorf("TRUSTED_PROXIES: got %q, want %q", got, want)
+	}
+}
+
+func TestS3DiskNeedsItsKeys(t *testing.T) {
+	t.Setenv("FILESYSTEM_DISK", "s3")
+	for _, key := range []string{"AWS_BUCKET", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID"} {
+		if _, err := loadConfig(); err == nil || !strings.HasPrefix(err.Error(), key+":") {
+			t.Fatalf("got %v, want an error naming %s", err, key)
+		}
+		t.Setenv(key, "x")
+	}
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatalf("with every key: %v", err)
+	}
+	if f := cfg.service().Files; f.Disk != "s3" || f.S3.Bucket != "x" || f.S3.SecretAccessKey != "y" {
+		t.Errorf("files config: got %+v", f)
 	}
 }
