@@ -40,17 +40,18 @@ func URL(tb testing.TB, direct string) string {
 	if port == "" {
 		port = "5432"
 	}
-	listen := Start(tb, host, port)
+	password, _ := u.User.Password()
+	listen := start(tb, host, port, u.User.Username(), password)
 	pooled := *u
 	pooled.Host = listen
 	return pooled.String()
 }
 
-// Start starts a PgBouncer in transaction pooling that passes every
+// start starts a PgBouncer in transaction pooling that passes every
 // database of the server at host:port on, under the name the client asks
-// for, with no authentication of its own (the server's decides), and
-// returns its address, 127.0.0.1:port. It stops when tb ends.
-func Start(tb testing.TB, host, port string) string {
+// for, to user, and returns its address, 127.0.0.1:port. It stops when tb
+// ends.
+func start(tb testing.TB, host, port, user, password string) string {
 	tb.Helper()
 	bin, err := binary()
 	if err != nil {
@@ -78,9 +79,12 @@ func Start(tb testing.TB, host, port string) string {
 		tb.Fatalf("pgbouncertest: %v", err)
 	}
 	users := filepath.Join(dir, "userlist.txt")
-	// With trust PgBouncer checks no password but still wants the user
-	// listed; the tests connect as the server's postgres user.
-	if err := os.WriteFile(users, []byte(`"postgres" ""`+"\n"), 0o644); err != nil {
+	// With trust PgBouncer checks no client's password but wants the user
+	// listed, with the password it logs in to the server with, which the
+	// server checks.
+	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	line := quote(user) + " " + quote(password) + "\n"
+	if err := os.WriteFile(users, []byte(line), 0o600); err != nil {
 		tb.Fatalf("pgbouncertest: %v", err)
 	}
 	ini, err := SetINI(template, map[string]string{
@@ -96,6 +100,9 @@ func Start(tb testing.TB, host, port string) string {
 	}
 	cfg := filepath.Join(dir, "pgbouncer.ini")
 	if err := os.WriteFile(cfg, []byte(ini), 0o644); err != nil {
+		tb.Fatalf("pgbouncertest: %v", err)
+	}
+	if err := handOver(users); err != nil {
 		tb.Fatalf("pgbouncertest: %v", err)
 	}
 
@@ -140,6 +147,32 @@ func binary() (string, error) {
 	return "", errors.New("pgbouncer is neither on PATH nor at /usr/sbin/pgbouncer")
 }
 
+// runAs is the user PgBouncer runs as when this process is root, since
+// PgBouncer refuses to run as root.
+func runAs() (*user.User, error) {
+	for _, name := range []string{"postgres", "nobody"} {
+		if u, err := user.Lookup(name); err == nil {
+			return u, nil
+		}
+	}
+	return nil, errors.New("running as root, and neither a postgres nor a nobody user exists to run pgbouncer as")
+}
+
+// handOver gives the file with the password to the user PgBouncer runs as,
+// readable by it alone.
+func handOver(path string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	u, err := runAs()
+	if err != nil {
+		return err
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return os.Chown(path, uid, gid)
+}
+
 // command runs PgBouncer on cfg, as an unprivileged user when this process
 // is root, since PgBouncer refuses to run as root.
 func command(bin, cfg string) (*exec.Cmd, error) {
@@ -150,12 +183,11 @@ func command(bin, cfg string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, errors.New("running as root, and setpriv, needed to run pgbouncer as another user, is missing")
 	}
-	for _, name := range []string{"postgres", "nobody"} {
-		if u, err := user.Lookup(name); err == nil {
-			return exec.Command(setpriv, "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", bin, cfg), nil
-		}
+	u, err := runAs()
+	if err != nil {
+		return nil, err
 	}
-	return nil, errors.New("running as root, and neither a postgres nor a nobody user exists to run pgbouncer as")
+	return exec.Command(setpriv, "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", bin, cfg), nil
 }
 
 // DeployFile reads a file of the repository's deploy folder, found by
