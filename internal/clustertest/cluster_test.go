@@ -252,7 +252,7 @@ func startReplica(t *testing.T, bin string, env []string) *replica {
 	cmd := exec.Command(bin)
 	// Only what the test chooses: nothing of the caller's environment
 	// reaches the replicas but PATH and HOME.
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "PORT=" + port}, env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HOST=127.0.0.1", "PORT=" + port}, env...)
 	cmd.Dir = t.TempDir()
 	r := &replica{url: "http://" + addr, cmd: cmd, out: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = r.out, r.out
