@@ -28,8 +28,11 @@ build:
 services:
 	@bash scripts/services.sh
 
+# The HTTP suite runs every route on four stores (memory, SQLite, PostgreSQL
+# directly and through PgBouncer) under the race detector, which outlasts go
+# test's default ten minutes per package on a busy two-core machine.
 test: services
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # test-short needs nothing running: PostgreSQL and browser tests skip.
 test-short:
