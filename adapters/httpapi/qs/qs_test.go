@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -319,6 +320,11 @@ func TestParseCharset(t *testing.T) {
 	}
 }
 
+// FuzzParse checks what holds for every body: no panic, errors only for the
+// limits, the limits enforced, values of the three public types that JSON
+// can carry, the same result on every run, and, for results whose keys the
+// bracket notation can spell unambiguously, the same result again when the
+// result is written back as a body.
 func FuzzParse(f *testing.F) {
 	for _, v := range loadVectors(f) {
 		f.Add([]byte(v.In))
@@ -327,12 +333,23 @@ func FuzzParse(f *testing.F) {
 		"a[100]=x&a=y&a[b]=z", "a=y&a[100]=x&a[]=w", "a[][]=1&a[][b]=2",
 		"1[x]=b&1=a&0=c", "a[b]c[d=1&a[b]=", "a=%E2%82&b=\xE2\x82A",
 		"[=1&[[]]]=2&]]=3", "a[9007199254740992]=x&a=y&a=z",
+		"a" + strings.Repeat("[b]", MaxDepth) + "=1&a" + strings.Repeat("[b]", MaxDepth) + "=2",
+		"a" + strings.Repeat("[b]", MaxDepth+1) + "=1",
+		strings.Repeat("&", ParameterLimit-1), strings.Repeat("&", ParameterLimit),
+		"a[0][b]=1&a[1][c]=2&a[1][c]=3&d[e][0][0]=%2B%26%3D%5B",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, charset := range []string{"", "iso-8859-1"} {
 			out, err := ParseCharset(body, charset)
+			// Each charset turns bytes into at least as many characters,
+			// one '&' per '&' byte, so the count of the bytes is the
+			// count the parser sees.
+			tooMany := bytes.Count(body, []byte("&"))+1 > ParameterLimit
+			if tooMany != errors.Is(err, ErrTooManyParameters) {
+				t.Fatalf("charset %q: %d parameters, error %v", charset, bytes.Count(body, []byte("&"))+1, err)
+			}
 			if err != nil {
 				if out != nil {
 					t.Fatalf("charset %q: value %v returned along with error %v", charset, out, err)
@@ -345,14 +362,113 @@ func FuzzParse(f *testing.F) {
 			if err := checkValue(out, "body"); err != nil {
 				t.Fatalf("charset %q: %v", charset, err)
 			}
+			// A key holds at most MaxDepth groups below its parent, and
+			// colliding values add one array around the innermost value.
+			if d := depth(out); d > MaxDepth+2 {
+				t.Fatalf("charset %q: result nests %d levels deep", charset, d)
+			}
+			encoded, err := json.Marshal(out)
+			if err != nil {
+				t.Fatalf("charset %q: result is no JSON: %v", charset, err)
+			}
+			var decoded any
+			if err := json.Unmarshal(encoded, &decoded); err != nil || !reflect.DeepEqual(decoded, any(out)) {
+				t.Fatalf("charset %q: JSON round trip changes the result:\n %s\n %v (%v)", charset, encoded, decoded, err)
+			}
 			// Map iteration order is random, so a second run takes other
 			// paths through the merge; the result must not depend on them.
 			again, err := ParseCharset(body, charset)
 			if err != nil || !reflect.DeepEqual(out, again) {
 				t.Fatalf("charset %q: second parse differs:\n %s\n %s (%v)", charset, jsonString(out), jsonString(again), err)
 			}
+			// Written back, a result nested deeper than the limit allows
+			// would be refused: colliding values are spelled by index.
+			if charset != "" || depth(out) > MaxDepth+1 || !spellable(out, true) {
+				continue
+			}
+			form := formOf(out)
+			back, err := Parse([]byte(form))
+			if err != nil || !reflect.DeepEqual(back, out) {
+				t.Fatalf("written back as %q the result %s becomes %s (%v)", form, jsonString(out), jsonString(back), err)
+			}
 		}
 	})
+}
+
+// depth is the number of containers nested in v, v included.
+func depth(v any) int {
+	d := 0
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			d = max(d, depth(e))
+		}
+	case map[string]any:
+		for _, e := range t {
+			d = max(d, depth(e))
+		}
+	default:
+		return 0
+	}
+	return d + 1
+}
+
+// spellable reports whether formOf(v) parses back to v: no container is
+// empty (no parameter makes one), no key is empty, "__proto__", holds a
+// bracket or, below the top, reads as an array index, since each of these
+// means something else in a key.
+func spellable(v any, top bool) bool {
+	switch t := v.(type) {
+	case []any:
+		if len(t) == 0 {
+			return false
+		}
+		for _, e := range t {
+			if !spellable(e, false) {
+				return false
+			}
+		}
+	case map[string]any:
+		if len(t) == 0 && !top {
+			return false
+		}
+		for k, e := range t {
+			if _, index := jsIndex(k); k == "" || k == "__proto__" || strings.ContainsAny(k, "[]") || (index && !top) {
+				return false
+			}
+			if !spellable(e, false) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// formOf writes a parse result as a body in bracket notation, with every
+// array element at its index: "a[0][b]=1&a[1]=2".
+func formOf(v any) string {
+	var parts []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch t := v.(type) {
+		case []any:
+			for i, e := range t {
+				walk(prefix+"["+strconv.Itoa(i)+"]", e)
+			}
+		case map[string]any:
+			for k, e := range t {
+				if prefix == "" {
+					walk(url.QueryEscape(k), e)
+				} else {
+					walk(prefix+"["+url.QueryEscape(k)+"]", e)
+				}
+			}
+		case string:
+			parts = append(parts, prefix+"="+url.QueryEscape(t))
+		}
+	}
+	walk("", v)
+	return strings.Join(parts, "&")
 }
 
 func BenchmarkParse(b *testing.B) {
