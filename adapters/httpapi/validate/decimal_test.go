@@ -107,23 +107,3 @@ func TestCmpAbs(t *testing.T) {
 		}
 	}
 }
-
-func FuzzValidator(f *testing.F) {
-	for _, s := range []string{"", "0", "1e400", "-19.999", " a@b.co ", "\x00", "\xff", "1e99999999999999999999"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, raw := range []any{s, []any{s}, map[string]any{"a": s}} {
-			v := New(map[string]any{"f": raw, "f_confirmation": s})
-			v.String("f", Email, Max(5), MaxBytes(5), In("a"), Confirmed)
-			v.Int("f", Min(0), Max(5))
-			v.Cents("f", Max(5))
-			v.Bool("f")
-			o, _ := v.Object("f")
-			o.String("a", Required, Email)
-			v.Strings("f", Email)
-			v.Ints("f", Min(1))
-			_ = v.Err()
-		}
-	})
-}
