@@ -14,15 +14,21 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// jsonBody decodes an area A request body into a map for validation. An
-// empty body is an empty object; a body that is not a JSON object, or that
-// is sent with another content type, is refused with a 400.
+// jsonBody decodes an area A request body into a map for validation, as
+// decodeJSONObject does.
 func jsonBody(c *fiber.Ctx) (map[string]any, error) {
-	raw := c.Body()
+	return decodeJSONObject(c.Body(), c.Get(fiber.HeaderContentType))
+}
+
+// decodeJSONObject decodes a request body sent with contentType. An empty
+// body is an empty object; a body that is not a JSON object, or that is
+// sent with another content type, is refused with a 400. Numbers stay
+// json.Number, so that the validator reads their exact text.
+func decodeJSONObject(raw []byte, contentType string) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil
 	}
-	if !isJSON(c.Get(fiber.HeaderContentType)) {
+	if !isJSON(contentType) {
 		return nil, errUnsupportedContent
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
