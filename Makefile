@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build test test-short services check fmt vet generate gen-check arch bench clean
+.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch fuzz bench clean
 
 run:
 	$(GO) run ./cmd/inkwell
@@ -57,6 +57,27 @@ gen-check:
 
 arch:
 	@bash scripts/archcheck.sh
+
+# fuzz runs each fuzz target for FUZZTIME, one after another: the parsers
+# of untrusted input (form and JSON bodies, numbers, tokens, cursors,
+# uploaded images) and the validator. Inputs that fail are written to the
+# package's testdata/fuzz, where go test replays them from then on.
+FUZZTIME ?= 1m
+FUZZ_TARGETS := \
+	./adapters/httpapi/qs:FuzzParse \
+	./adapters/httpapi/validate:FuzzValidator \
+	./adapters/httpapi/validate:FuzzParseDecimal \
+	./domain:FuzzParsePlainToken \
+	./domain:FuzzNewSecret \
+	./adapters/httpapi:FuzzDecodeCursor \
+	./adapters/httpapi:FuzzImageField \
+	./adapters/httpapi:FuzzJSONBody
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+	done
 
 # bench builds bin/inkwell, seeds SQLite and PostgreSQL and measures every
 # scenario with wrk into bench/results (README, "Performance"); BENCH_POSTS,
