@@ -38,13 +38,17 @@ test: services
 test-short:
 	TEST_DATABASE_URL= $(GO) test -count=1 ./...
 
-check: fmt vet gen-check arch
+check: fmt vet staticcheck gen-check arch
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck is pinned in tools/go.mod with the generators.
+staticcheck:
+	$(TOOL) staticcheck ./...
 
 generate:
 	$(TOOL) sqlc generate

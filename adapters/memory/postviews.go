@@ -41,11 +41,11 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 	for i, p := range list {
 		ids[i], authorIDs[i] = p.ID(), p.AuthorID()
 	}
-	authors, err := users{r.u}.ByIDs(ctx, authorIDs)
+	authors, err := users(r).ByIDs(ctx, authorIDs)
 	if err != nil {
 		return nil, err
 	}
-	tags, err := tags{r.u}.OfPosts(ctx, ids)
+	tags, err := tags(r).OfPosts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

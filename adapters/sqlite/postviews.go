@@ -53,11 +53,11 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 			authorIDs = append(authorIDs, p.AuthorID())
 		}
 	}
-	authors, err := users{r.c}.ByIDs(ctx, authorIDs)
+	authors, err := users(r).ByIDs(ctx, authorIDs)
 	if err != nil {
 		return nil, err
 	}
-	tags, err := tags{r.c}.OfPosts(ctx, ids)
+	tags, err := tags(r).OfPosts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		return ports.PostView{}, storeError(op, err)
 	}
 	view := ports.PostView{Post: postOf(row.Post), Author: userOf(row.User)}
-	byPost, err := tags{r.c}.OfPosts(ctx, []int64{id})
+	byPost, err := tags(r).OfPosts(ctx, []int64{id})
 	if err != nil {
 		return ports.PostView{}, err
 	}
@@ -82,7 +82,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		view.Tags = []domain.Tag{}
 	}
 	if maxComments > 0 {
-		if view.Comments, _, err = (comments{r.c}).ListByPost(ctx, id, ports.Page{Limit: maxComments}); err != nil {
+		if view.Comments, _, err = comments(r).ListByPost(ctx, id, ports.Page{Limit: maxComments}); err != nil {
 			return ports.PostView{}, err
 		}
 	}

@@ -35,9 +35,6 @@ func forEachStore(t *testing.T, opts options, test func(t *testing.T, a *api)) {
 	}
 }
 
-// start is the time the clock of every test begins at.
-var start = stacktest.Start
-
 // timeLayout is how area B writes times.
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
