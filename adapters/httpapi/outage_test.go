@@ -130,7 +130,10 @@ func checkOutage(t *testing.T, h *harness, token string, deadline time.Duration,
 		if r.status != c.status || (c.body != "" && string(r.raw) != c.body) {
 			t.Errorf("%s %s: got %d %s, want %d %s", c.method, c.path, r.status, r.raw, c.status, c.body)
 		}
-		if took > deadline+500*time.Millisecond {
+		// Ready answers come at once and refusals at the deadline; the
+		// slack is for a loaded machine, still short of the ten seconds a
+		// request stuck behind SQLite's busy wait would take.
+		if took > deadline+4*time.Second {
 			t.Errorf("%s %s: answered after %v, want within the deadline of %v", c.method, c.path, took, deadline)
 		}
 		t.Logf("%s %s: %d after %v", c.method, c.path, r.status, took.Round(time.Millisecond))
@@ -262,7 +265,9 @@ func TestSQLiteWriteLockHeld(t *testing.T) {
 			if r.status != http.StatusServiceUnavailable || string(r.raw) != w.want {
 				t.Errorf("POST %s: got %d %s, want 503 %s", w.path, r.status, r.raw, w.want)
 			}
-			if took > busyTimeout+time.Second {
+			// The bound tells a busy wait from a hang; a loaded machine may
+			// add seconds to the busy wait, so it leaves that much room.
+			if took > 2*busyTimeout {
 				t.Errorf("POST %s: answered after %v, want within the busy timeout of %v", w.path, took, busyTimeout)
 			}
 			t.Logf("POST %s: %d after %v", w.path, r.status, took.Round(time.Millisecond))
@@ -295,7 +300,7 @@ func TestDeadlineBecomes503(t *testing.T) {
 		if r.status != http.StatusServiceUnavailable || string(r.raw) != want {
 			t.Errorf("GET %s: got %d %s, want 503 %s", path, r.status, r.raw, want)
 		}
-		if took := time.Since(began); took > time.Second {
+		if took := time.Since(began); took > 5*time.Second {
 			t.Errorf("GET %s: answered after %v, want at the deadline of 200ms", path, took)
 		}
 	}
