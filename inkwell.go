@@ -17,6 +17,7 @@ type Config struct {
 	HTTP      httpapi.Config
 	Accounts  app.AccountsConfig
 	Sessions  app.SessionsConfig
+	Limit     app.RequestLimitConfig
 	Passwords passwords.Config
 	Files     FilesConfig
 }

@@ -9,9 +9,9 @@ import (
 // NewUseCases builds every use case on store. Build and the tests take the
 // use cases from here, so the tests run the graph the service runs, and a
 // second transport would take the same set.
-func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig) ports.UseCases {
+func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig) ports.UseCases {
 	acc := app.NewAccounts(store, hasher, secrets, clock, accounts)
-	return ports.UseCases{
+	uc := ports.UseCases{
 		Accounts: acc,
 		Tokens:   app.NewTokens(store, secrets, clock, accounts),
 		People:   app.NewPeople(store, clock),
@@ -22,6 +22,12 @@ func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 		Profile:  app.NewProfile(store, hasher, secrets, files, clock, accounts),
 		Sessions: app.NewSessions(store, acc, secrets, clock, sessions),
 	}
+	// With the limit off a transport installs no limit at all, rather than
+	// asking the store about every request for nothing.
+	if limit.PerMinute > 0 {
+		uc.RequestLimit = app.NewRequestLimit(store, clock, limit)
+	}
+	return uc
 }
 
 // NewServices gives the HTTP adapter the use cases, the uploaded files it

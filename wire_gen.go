@@ -38,7 +38,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	utc := clock.NewUTC()
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig)
+	requestLimitConfig := cfg.Limit
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens

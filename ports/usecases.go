@@ -14,4 +14,7 @@ type UseCases struct {
 	Tags     Tags
 	Profile  Profile
 	Sessions Sessions
+	// RequestLimit is the per-caller request rate limit; nil when it is
+	// off (RATE_LIMIT_PER_MINUTE=0).
+	RequestLimit RequestLimit
 }

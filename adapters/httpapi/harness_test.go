@@ -53,6 +53,8 @@ type options struct {
 	trustedProxies []netip.Prefix
 	// files keeps the uploads instead of a folder of the test's.
 	files ports.FileStore
+	// rateLimit is RATE_LIMIT_PER_MINUTE; 0 leaves the limit off.
+	rateLimit int
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -74,11 +76,12 @@ type harness struct {
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	stack := stacktest.NewStack(t, store, stacktest.Options{
-		BcryptCost:       o.bcryptCost,
-		Hasher:           o.hasher,
-		LoginMaxAttempts: o.maxAttempts,
-		SessionLifetime:  sessionLifetime,
-		Files:            o.files,
+		BcryptCost:         o.bcryptCost,
+		Hasher:             o.hasher,
+		LoginMaxAttempts:   o.maxAttempts,
+		SessionLifetime:    sessionLifetime,
+		Files:              o.files,
+		RateLimitPerMinute: o.rateLimit,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {

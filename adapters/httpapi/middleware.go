@@ -16,6 +16,7 @@ import (
 const (
 	localRequestID = "inkwell.request_id"
 	localActor     = "inkwell.actor"
+	localBearer    = "inkwell.bearer"
 )
 
 // withRequestID takes the caller's X-Request-ID when it is a sane token and

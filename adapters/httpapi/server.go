@@ -126,6 +126,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(cors.New(cfg.CORS))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
+	if svc.RequestLimit != nil {
+		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
+	}
 	s.operations()
 	if cfg.BenchEndpoints {
 		s.app.Get("/bench/ceiling", benchCeiling)

@@ -58,11 +58,28 @@ func (a *authenticator) actor(c *fiber.Ctx) (domain.Actor, bool, error) {
 	if token == "" {
 		return domain.Actor{}, false, nil
 	}
-	actor, err = a.accounts.Authenticate(c.UserContext(), token)
+	actor, err = a.bearerActor(c, token)
 	if err != nil {
 		return domain.Actor{}, false, err
 	}
 	return actor, true, nil
+}
+
+// bearerOutcome is what authenticating a request's bearer token gave.
+type bearerOutcome struct {
+	actor domain.Actor
+	err   error
+}
+
+// bearerActor authenticates token once per request: the rate limit needs
+// the token before the route's own guard does, and the answer is the same.
+func (a *authenticator) bearerActor(c *fiber.Ctx, token string) (domain.Actor, error) {
+	if o, ok := c.Locals(localBearer).(bearerOutcome); ok {
+		return o.actor, o.err
+	}
+	actor, err := a.accounts.Authenticate(c.UserContext(), token)
+	c.Locals(localBearer, bearerOutcome{actor: actor, err: err})
+	return actor, err
 }
 
 // sessionActor authenticates a request from a stateful domain by its

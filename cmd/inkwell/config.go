@@ -44,6 +44,7 @@ type environment struct {
 	BcryptCost             int           `env:"BCRYPT_COST" envDefault:"12"`
 	StorageDir             string        `env:"STORAGE_DIR" envDefault:"./data/storage"`
 	LoginMaxAttempts       int           `env:"LOGIN_MAX_ATTEMPTS" envDefault:"5"`
+	RateLimitPerMinute     int           `env:"RATE_LIMIT_PER_MINUTE" envDefault:"0"`
 	SessionLifetimeMinutes int           `env:"SESSION_LIFETIME_MINUTES" envDefault:"120"`
 	StatefulDomains        []string      `env:"STATEFUL_DOMAINS" envSeparator:"," envDefault:"localhost,localhost:3000,127.0.0.1,127.0.0.1:8000,::1"`
 	RequestTimeout         time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
@@ -166,6 +167,8 @@ func (e environment) check() error {
 		return fmt.Errorf("BCRYPT_COST: %d is outside %d-%d", e.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
 	case e.LoginMaxAttempts < 0:
 		return fmt.Errorf("LOGIN_MAX_ATTEMPTS: %d is negative (0 turns the limit off)", e.LoginMaxAttempts)
+	case e.RateLimitPerMinute < 0:
+		return fmt.Errorf("RATE_LIMIT_PER_MINUTE: %d is negative (0 turns the limit off)", e.RateLimitPerMinute)
 	case e.SessionLifetimeMinutes <= 0:
 		return fmt.Errorf("SESSION_LIFETIME_MINUTES: %d must be positive", e.SessionLifetimeMinutes)
 	case e.RequestTimeout <= 0:
@@ -282,6 +285,7 @@ func (e environment) service() inkwell.Config {
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},
+		Limit:     app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
 		Passwords: passwords.Config{Cost: e.BcryptCost},
 		Files:     e.files(e.StorageDir),
 	}

@@ -32,6 +32,8 @@ type Options struct {
 	// LoginMaxAttempts is how many failed logins the limit allows; 5 by
 	// default.
 	LoginMaxAttempts int
+	// RateLimitPerMinute is the API's request rate limit; off by default.
+	RateLimitPerMinute int
 	// TokenLifetime is how long a token lives; a week by default.
 	TokenLifetime time.Duration
 	// SessionLifetime is how long a browser session may idle; two hours by
@@ -76,6 +78,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		clk,
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
+		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 	)
 	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage}
 }
