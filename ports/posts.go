@@ -141,6 +141,10 @@ type CommentRepository interface {
 	Create(ctx context.Context, c *domain.Comment) error
 	// Get returns domain.ErrNotFound when there is no such comment.
 	Get(ctx context.Context, id int64) (domain.Comment, error)
+	// Lock reads the comment and holds it until the transaction ends, so
+	// that a conditional write checks the version it replaces.
+	// domain.ErrNotFound when there is no such comment.
+	Lock(ctx context.Context, id int64) (domain.Comment, error)
 	// Update writes the body and UpdatedAt. domain.ErrNotFound.
 	Update(ctx context.Context, c domain.Comment) error
 	// Delete returns domain.ErrNotFound when there is no such comment.

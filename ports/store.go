@@ -172,6 +172,10 @@ type ProductRepository interface {
 	Create(ctx context.Context, p *domain.Product) error
 	// Get returns domain.ErrNotFound when there is no such product.
 	Get(ctx context.Context, id int64) (domain.Product, error)
+	// Lock reads the product and holds it until the transaction ends, so
+	// that a conditional write checks the version it replaces.
+	// domain.ErrNotFound when there is no such product.
+	Lock(ctx context.Context, id int64) (domain.Product, error)
 	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
 	// domain.ErrSKUTaken.
 	Update(ctx context.Context, p domain.Product) error

@@ -58,6 +58,12 @@ func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
 	return out, err
 }
 
+// Lock reads the comment. Transactions already run one at a time, so there
+// is nothing to hold.
+func (r comments) Lock(ctx context.Context, id int64) (domain.Comment, error) {
+	return r.Get(ctx, id)
+}
+
 func (r comments) Update(ctx context.Context, c domain.Comment) error {
 	return r.u.write(ctx, func(s *state) error {
 		stored, ok := s.comments[c.ID]

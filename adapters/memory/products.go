@@ -54,6 +54,12 @@ func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
 	return out, err
 }
 
+// Lock reads the product. Transactions already run one at a time, so there
+// is nothing to hold.
+func (r products) Lock(ctx context.Context, id int64) (domain.Product, error) {
+	return r.Get(ctx, id)
+}
+
 func (r products) Update(ctx context.Context, p domain.Product) error {
 	return r.u.write(ctx, func(s *state) error {
 		old, ok := s.products[p.ID]

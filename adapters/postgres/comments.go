@@ -39,6 +39,14 @@ func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
 	return commentOf(row), nil
 }
 
+func (r comments) Lock(ctx context.Context, id int64) (domain.Comment, error) {
+	row, err := r.q.LockComment(ctx, id)
+	if err != nil {
+		return domain.Comment{}, storeError(fmt.Sprintf("lock comment %d", id), err)
+	}
+	return commentOf(row), nil
+}
+
 func (r comments) Update(ctx context.Context, c domain.Comment) error {
 	op := fmt.Sprintf("update comment %d", c.ID)
 	n, err := r.q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: c.Body, UpdatedAt: dbTime(c.UpdatedAt)})

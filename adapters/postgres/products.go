@@ -39,6 +39,14 @@ func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
 	return productOf(row), nil
 }
 
+func (r products) Lock(ctx context.Context, id int64) (domain.Product, error) {
+	row, err := r.q.LockProduct(ctx, id)
+	if err != nil {
+		return domain.Product{}, storeError(fmt.Sprintf("lock product %d", id), err)
+	}
+	return productOf(row), nil
+}
+
 func (r products) Update(ctx context.Context, p domain.Product) error {
 	op := fmt.Sprintf("update product %d", p.ID)
 	n, err := r.q.UpdateProduct(ctx, db.UpdateProductParams{

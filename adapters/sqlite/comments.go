@@ -39,6 +39,12 @@ func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
 	return commentOf(row), nil
 }
 
+// Lock reads the comment. Inside InTx no more is needed: the transaction
+// began IMMEDIATE and holds SQLite's single write lock.
+func (r comments) Lock(ctx context.Context, id int64) (domain.Comment, error) {
+	return r.Get(ctx, id)
+}
+
 func (r comments) Update(ctx context.Context, c domain.Comment) error {
 	op := fmt.Sprintf("update comment %d", c.ID)
 	n, err := r.c.write.UpdateComment(ctx, db.UpdateCommentParams{Body: c.Body, UpdatedAt: dbTime(c.UpdatedAt), ID: c.ID})

@@ -37,6 +37,12 @@ func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
 	return productOf(row), nil
 }
 
+// Lock reads the product. Inside InTx no more is needed: the transaction
+// began IMMEDIATE and holds SQLite's single write lock.
+func (r products) Lock(ctx context.Context, id int64) (domain.Product, error) {
+	return r.Get(ctx, id)
+}
+
 func (r products) Update(ctx context.Context, p domain.Product) error {
 	n, err := r.c.write.UpdateProduct(ctx, db.UpdateProductParams{
 		Name:        p.Name,

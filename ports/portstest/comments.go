@@ -15,6 +15,7 @@ var commentTests = []storeTest{
 	{"RoundTrip", testCommentRoundTrip},
 	{"NotFound", testCommentNotFound},
 	{"Update", testCommentUpdate},
+	{"Lock", testCommentLock},
 	{"Delete", testCommentDelete},
 	{"ListByPost", testCommentListByPost},
 }
@@ -95,6 +96,7 @@ func testCommentNotFound(t *testing.T, st ports.Store) {
 			return r.Comments.Create(ctx, &c)
 		}},
 		{"Get", func(r ports.Repos) error { _, err := r.Comments.Get(ctx, missingID); return err }},
+		{"Lock", func(r ports.Repos) error { _, err := r.Comments.Lock(ctx, missingID); return err }},
 		{"Update", func(r ports.Repos) error {
 			c := existing
 			c.ID, c.Body = missingID, "changed"
@@ -268,4 +270,27 @@ func commentBodies(comments []domain.Comment) []string {
 		out[i] = c.Body
 	}
 	return out
+}
+
+func testCommentLock(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	p := createPost(t, r, newPost(t, ann.ID, "Commented", domain.StatusPublished, base))
+	c := createComment(t, r, newComment(p.ID(), ann.ID, "locked", base))
+	changed := c
+	changed.Body, changed.UpdatedAt = "locked and changed", at(time.Hour)
+	err := st.InTx(ctx, func(r ports.Repos) error {
+		got, err := r.Comments.Lock(ctx, c.ID)
+		if err != nil {
+			return fmt.Errorf("Comments.Lock: %w", err)
+		}
+		check(t, "Comments.Lock", got, c)
+		return r.Comments.Update(ctx, changed)
+	})
+	checkErr(t, "InTx locking and updating a comment", err, nil)
+	got, err := st.Repos().Comments.Get(ctx, c.ID)
+	if checkErr(t, "Comments.Get", err, nil) {
+		check(t, "comment updated after Lock", got, changed)
+	}
 }

@@ -15,6 +15,7 @@ var productTests = []storeTest{
 	{"NotFound", testProductNotFound},
 	{"SKUTaken", testProductSKUTaken},
 	{"Update", testProductUpdate},
+	{"Lock", testProductLock},
 	{"Delete", testProductDelete},
 	{"List", testProductList},
 }
@@ -79,6 +80,7 @@ func testProductNotFound(t *testing.T, st ports.Store) {
 		call func(r ports.Repos) error
 	}{
 		{"Get", func(r ports.Repos) error { _, err := r.Products.Get(ctx, missingID); return err }},
+		{"Lock", func(r ports.Repos) error { _, err := r.Products.Lock(ctx, missingID); return err }},
 		{"Update", func(r ports.Repos) error {
 			p := existing
 			p.ID, p.SKU = missingID, ptr("OTHER-1")
@@ -253,4 +255,24 @@ func productIDs(products []domain.Product) []int64 {
 		ids[i] = p.ID
 	}
 	return ids
+}
+
+func testProductLock(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	p := createProduct(t, st.Repos(), newProduct("Pen", ptr("PEN-1")))
+	changed := p
+	changed.Stock, changed.UpdatedAt = p.Stock+1, p.UpdatedAt.Add(time.Hour)
+	err := st.InTx(ctx, func(r ports.Repos) error {
+		got, err := r.Products.Lock(ctx, p.ID)
+		if err != nil {
+			return fmt.Errorf("Products.Lock: %w", err)
+		}
+		check(t, "Products.Lock", got, p)
+		return r.Products.Update(ctx, changed)
+	})
+	checkErr(t, "InTx locking and updating a product", err, nil)
+	got, err := st.Repos().Products.Get(ctx, p.ID)
+	if checkErr(t, "Products.Get", err, nil) {
+		check(t, "product updated after Lock", got, changed)
+	}
 }

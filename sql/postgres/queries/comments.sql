@@ -6,6 +6,11 @@ RETURNING id;
 -- name: GetComment :one
 SELECT * FROM comments WHERE id = @id;
 
+-- LockComment holds the row until the transaction ends, so that a
+-- conditional update checks and writes the version no other writer changes.
+-- name: LockComment :one
+SELECT * FROM comments WHERE id = @id FOR UPDATE;
+
 -- name: UpdateComment :execrows
 UPDATE comments SET body = @body, updated_at = @updated_at WHERE id = @id;
 

@@ -6,6 +6,11 @@ RETURNING id;
 -- name: GetProduct :one
 SELECT * FROM products WHERE id = @id;
 
+-- LockProduct holds the row until the transaction ends, so that a
+-- replacement checks and writes the version no other writer changes.
+-- name: LockProduct :one
+SELECT * FROM products WHERE id = @id FOR UPDATE;
+
 -- name: UpdateProduct :execrows
 UPDATE products SET
     name = @name,

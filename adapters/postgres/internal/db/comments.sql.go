@@ -143,6 +143,26 @@ func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPost
 	return items, nil
 }
 
+const lockComment = `-- name: LockComment :one
+SELECT id, post_id, user_id, body, created_at, updated_at FROM comments WHERE id = $1 FOR UPDATE
+`
+
+// LockComment holds the row until the transaction ends, so that a
+// conditional update checks and writes the version no other writer changes.
+func (q *Queries) LockComment(ctx context.Context, id int64) (Comment, error) {
+	row := q.db.QueryRow(ctx, lockComment, id)
+	var i Comment
+	err := row.Scan(
+		&i.ID,
+		&i.PostID,
+		&i.UserID,
+		&i.Body,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const updateComment = `-- name: UpdateComment :execrows
 UPDATE comments SET body = $1, updated_at = $2 WHERE id = $3
 `

@@ -143,6 +143,28 @@ func (q *Queries) ListProducts(ctx context.Context, arg ListProductsParams) ([]L
 	return items, nil
 }
 
+const lockProduct = `-- name: LockProduct :one
+SELECT id, name, price_cents, description, stock, sku, created_at, updated_at FROM products WHERE id = $1 FOR UPDATE
+`
+
+// LockProduct holds the row until the transaction ends, so that a
+// replacement checks and writes the version no other writer changes.
+func (q *Queries) LockProduct(ctx context.Context, id int64) (Product, error) {
+	row := q.db.QueryRow(ctx, lockProduct, id)
+	var i Product
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.PriceCents,
+		&i.Description,
+		&i.Stock,
+		&i.Sku,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const updateProduct = `-- name: UpdateProduct :execrows
 UPDATE products SET
     name = $1,
