@@ -67,15 +67,18 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 }
 
 // Update implements ports.Comments.
-func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string) (ports.CommentView, error) {
+func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string, pre ports.Precondition) (ports.CommentView, error) {
 	var comment domain.Comment
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
-		if comment, _, err = visibleComment(ctx, r, actor, id); err != nil {
+		if comment, _, err = lockedComment(ctx, r, actor, id); err != nil {
 			return err
 		}
 		if !comment.CanEdit(actor.User.ID) {
 			return domain.ErrForbidden
+		}
+		if !pre.Allows(comment.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		if err := comment.Edit(body, c.clock.Now()); err != nil {
 			return err
@@ -89,14 +92,17 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 }
 
 // Delete implements ports.Comments.
-func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
-		comment, post, err := visibleComment(ctx, r, actor, id)
+		comment, post, err := lockedComment(ctx, r, actor, id)
 		if err != nil {
 			return err
 		}
 		if !comment.CanDelete(actor.User.ID, post) {
 			return domain.ErrForbidden
+		}
+		if !pre.Allows(comment.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		return r.Comments.Delete(ctx, id)
 	})
@@ -125,6 +131,23 @@ func visibleComment(ctx context.Context, r ports.Repos, actor domain.Actor, id i
 	if err != nil {
 		return domain.Comment{}, domain.Post{}, err
 	}
+	return commentOnVisiblePost(ctx, r, actor, comment)
+}
+
+// lockedComment is visibleComment for a change: the comment stays locked
+// until the transaction ends, so that the version a precondition checks is
+// the one replaced.
+func lockedComment(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) (domain.Comment, domain.Post, error) {
+	comment, err := r.Comments.Lock(ctx, id)
+	if err != nil {
+		return domain.Comment{}, domain.Post{}, err
+	}
+	return commentOnVisiblePost(ctx, r, actor, comment)
+}
+
+// commentOnVisiblePost returns comment and its post if the actor may see
+// the post.
+func commentOnVisiblePost(ctx context.Context, r ports.Repos, actor domain.Actor, comment domain.Comment) (domain.Comment, domain.Post, error) {
 	post, err := visiblePost(ctx, r, actor, comment.PostID)
 	if err != nil {
 		return domain.Comment{}, domain.Post{}, err

@@ -44,24 +44,27 @@ func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Perso
 }
 
 // Replace overwrites every field of record id but its creation time.
-func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput) (domain.Person, error) {
+func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput, pre ports.Precondition) (domain.Person, error) {
 	return p.Patch(ctx, id, ports.PersonPatch{
 		Name:    ports.Some(in.Name),
 		Email:   ports.Some(in.Email),
 		Age:     ports.Some(in.Age),
 		Address: ports.Some(in.Address),
-	})
+	}, pre)
 }
 
 // Patch reads record id, applies the fields patch sets and writes it back in
 // one transaction, so that two concurrent patches of different fields both
 // survive. The patched record must keep the rules of domain.Person.Check.
-func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch) (domain.Person, error) {
+func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch, pre ports.Precondition) (domain.Person, error) {
 	var person domain.Person
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
 		if person, err = r.People.Lock(ctx, id); err != nil {
 			return err
+		}
+		if !pre.Allows(person.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		patchField(&person.Name, patch.Name)
 		patchField(&person.Email, patch.Email)
@@ -98,8 +101,18 @@ func (p *People) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person
 }
 
 // Delete implements ports.People.
-func (p *People) Delete(ctx context.Context, id int64) error {
-	if err := p.store.Repos().People.Delete(ctx, id); err != nil {
+func (p *People) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		person, err := r.People.Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !pre.Allows(person.UpdatedAt) {
+			return domain.ErrPreconditionFailed
+		}
+		return r.People.Delete(ctx, id)
+	})
+	if err != nil {
 		return fmt.Errorf("delete person %d: %w", id, err)
 	}
 	return nil

@@ -54,16 +54,16 @@ func TestPeople(t *testing.T) {
 				want  func(p *domain.Person)
 			}{
 				{"patch age", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{Age: ports.Some(ptr(31))})
+					return people.Patch(ctx, id, ports.PersonPatch{Age: ports.Some(ptr(31))}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Age = ptr(31) }},
 				{"patch clears address", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")})
+					return people.Patch(ctx, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Address, p.Name = nil, "Annie" }},
 				{"empty patch", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{})
+					return people.Patch(ctx, id, ports.PersonPatch{}, ports.Precondition{})
 				}, func(*domain.Person) {}},
 				{"replace", func(id int64) (domain.Person, error) {
-					return people.Replace(ctx, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"})
+					return people.Replace(ctx, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Name, p.Email, p.Age, p.Address = "Ann", "ann@example.net", nil, nil }},
 			}
 			for _, step := range steps {
@@ -80,8 +80,8 @@ func TestPeople(t *testing.T) {
 			}
 
 			for name, err := range map[string]error{
-				"patch":   second(people.Patch(ctx, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))})),
-				"replace": second(people.Replace(ctx, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"})),
+				"patch":   second(people.Patch(ctx, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))}, ports.Precondition{})),
+				"replace": second(people.Replace(ctx, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"}, ports.Precondition{})),
 			} {
 				if !errors.Is(err, domain.ErrNotFound) {
 					t.Errorf("%s of a missing record: got %v, want %v", name, err, domain.ErrNotFound)
@@ -123,13 +123,13 @@ func TestPeopleGetListDelete(t *testing.T) {
 				t.Errorf("list sorted by an unknown field: got %v, want an error of kind Invalid", err)
 			}
 
-			if err := people.Delete(ctx, ann.ID); err != nil {
+			if err := people.Delete(ctx, ann.ID, ports.Precondition{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := people.Get(ctx, ann.ID); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
 			}
-			if err := people.Delete(ctx, ann.ID); !errors.Is(err, domain.ErrNotFound) {
+			if err := people.Delete(ctx, ann.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
 			}
 			if _, total, err := people.List(ctx, ports.PersonQuery{}); err != nil || total != 2 {
@@ -163,7 +163,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						_, err := people.Patch(ctx, p.ID, patch)
+						_, err := people.Patch(ctx, p.ID, patch, ports.Precondition{})
 						errs <- err
 					}()
 				}
@@ -181,7 +181,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 				if got.Age == nil || *got.Age != 40 || got.Address == nil || got.Address.City != "Oslo" {
 					t.Fatalf("after concurrent patches: got age %v, address %v; want 40 and Oslo", got.Age, got.Address)
 				}
-				if _, err := people.Patch(ctx, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}); err != nil {
+				if _, err := people.Patch(ctx, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}, ports.Precondition{}); err != nil {
 					t.Fatal(err)
 				}
 			}

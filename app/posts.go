@@ -148,7 +148,7 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // Update implements ports.Posts. Only the author may update a post, so the
 // representation's author is the actor; its tags are those the transaction
 // linked, or read again when the patch leaves them.
-func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch) (ports.PostView, error) {
+func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
 	var newImage string
 	if patch.Image.Set {
 		var err error
@@ -161,7 +161,7 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 	var tags []domain.Tag
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
-		if post, err = editable(ctx, r, actor, id); err != nil {
+		if post, err = editable(ctx, r, actor, id, pre); err != nil {
 			return err
 		}
 		now := p.clock.Now()
@@ -205,10 +205,10 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 }
 
 // Delete implements ports.Posts.
-func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
 	var image string
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
-		post, err := editable(ctx, r, actor, id)
+		post, err := editable(ctx, r, actor, id, pre)
 		if err != nil {
 			return err
 		}
@@ -224,8 +224,10 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64) error 
 
 // editable locks post id for a change by actor: a post the actor can't see
 // is not found, one the actor can see but not edit is forbidden, and a token
-// without posts:write changes nothing, even its owner's posts.
-func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) (domain.Post, error) {
+// without posts:write changes nothing, even its owner's posts. Only then is
+// pre checked, so that a refused precondition tells nothing to somebody who
+// may not change the post.
+func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, pre ports.Precondition) (domain.Post, error) {
 	post, err := r.Posts.Lock(ctx, id)
 	switch {
 	case err != nil:
@@ -236,6 +238,8 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64) 
 		return domain.Post{}, domain.ErrForbidden
 	case !actor.Can(domain.AbilityPostsWrite):
 		return domain.Post{}, domain.ErrInvalidAbility
+	case !pre.Allows(post.UpdatedAt()):
+		return domain.Post{}, domain.ErrPreconditionFailed
 	}
 	return post, nil
 }

@@ -48,12 +48,15 @@ func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Pr
 // read and the write share a transaction so that the answer carries the
 // creation time of the very row written. The replacement must keep the
 // rules of domain.Product.Check.
-func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput) (domain.Product, error) {
+func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput, pre ports.Precondition) (domain.Product, error) {
 	var product domain.Product
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
-		if product, err = r.Products.Get(ctx, id); err != nil {
+		if product, err = r.Products.Lock(ctx, id); err != nil {
 			return err
+		}
+		if !pre.Allows(product.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		product.Name = in.Name
 		product.PriceCents = in.PriceCents
@@ -91,8 +94,18 @@ func (p *Products) List(ctx context.Context, page ports.Page) ([]domain.Product,
 }
 
 // Delete implements ports.Products.
-func (p *Products) Delete(ctx context.Context, id int64) error {
-	if err := p.store.Repos().Products.Delete(ctx, id); err != nil {
+func (p *Products) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		product, err := r.Products.Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !pre.Allows(product.UpdatedAt) {
+			return domain.ErrPreconditionFailed
+		}
+		return r.Products.Delete(ctx, id)
+	})
+	if err != nil {
 		return fmt.Errorf("delete product %d: %w", id, err)
 	}
 	return nil

@@ -33,7 +33,7 @@ func TestProducts(t *testing.T) {
 			}
 
 			clk.Advance(time.Minute)
-			got, err := products.Replace(ctx, pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250})
+			got, err := products.Replace(ctx, pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestProducts(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("replaced: got %+v, want %+v", got, want)
 			}
-			if _, err := products.Replace(ctx, 424242, ports.ProductInput{Name: "X"}); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := products.Replace(ctx, 424242, ports.ProductInput{Name: "X"}, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("replace of a missing product: got %v, want %v", err, domain.ErrNotFound)
 			}
 		})
@@ -72,13 +72,13 @@ func TestProductsGetListDelete(t *testing.T) {
 				t.Errorf("list, second and third: got %+v, total %d, %v; want Ink and Nib of 3", list, total, err)
 			}
 
-			if err := products.Delete(ctx, pen.ID); err != nil {
+			if err := products.Delete(ctx, pen.ID, ports.Precondition{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := products.Get(ctx, pen.ID); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
 			}
-			if err := products.Delete(ctx, pen.ID); !errors.Is(err, domain.ErrNotFound) {
+			if err := products.Delete(ctx, pen.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
 			}
 			list, total, err = products.List(ctx, ports.Page{})

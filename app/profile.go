@@ -35,7 +35,7 @@ var _ ports.Profile = (*Profile)(nil)
 // that hash is still the stored one, so that a password changed meanwhile
 // can't be bypassed. Both hashes are computed before the transaction, so no
 // lock waits for them.
-func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.ProfileInput) (domain.User, *domain.PlainToken, error) {
+func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.ProfileInput, pre ports.Precondition) (domain.User, *domain.PlainToken, error) {
 	if err := checkProfile(in); err != nil {
 		return domain.User{}, nil, err
 	}
@@ -63,6 +63,9 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 		}
 		if guarded && u.PasswordHash != before.PasswordHash {
 			return domain.ErrPasswordMismatch
+		}
+		if !pre.Allows(u.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		changed := hash != ""
 		if in.Name.Set && in.Name.Value != u.Name {
@@ -165,7 +168,7 @@ func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.I
 
 // Delete implements ports.Profile. The files are listed inside the
 // transaction that deletes the rows, and removed once it has committed.
-func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPassword string) error {
+func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPassword string, pre ports.Precondition) error {
 	if err := p.checkPassword(actor.User, currentPassword); err != nil {
 		return err
 	}
@@ -177,6 +180,9 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 		}
 		if u.PasswordHash != actor.User.PasswordHash {
 			return domain.ErrPasswordMismatch
+		}
+		if !pre.Allows(u.UpdatedAt) {
+			return domain.ErrPreconditionFailed
 		}
 		if files, err = r.Posts.ImagePathsByAuthor(ctx, u.ID); err != nil {
 			return err

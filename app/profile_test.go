@@ -153,26 +153,26 @@ func TestProfileUpdate(t *testing.T) {
 			w.clock.Advance(time.Hour)
 
 			// A name needs no password.
-			u, token, err := w.profile.Update(ctx, ann, ports.ProfileInput{Name: ports.Some("Ann Lee")})
+			u, token, err := w.profile.Update(ctx, ann, ports.ProfileInput{Name: ports.Some("Ann Lee")}, ports.Precondition{})
 			if err != nil || token != nil || u.Name != "Ann Lee" || !u.UpdatedAt.Equal(t0.Add(time.Hour)) {
 				t.Fatalf("rename: got %+v, %v, %v", u, token, err)
 			}
 			// Sending the e-mail unchanged needs none either.
-			if _, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("ann@example.com")}); err != nil {
+			if _, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("ann@example.com")}, ports.Precondition{}); err != nil {
 				t.Errorf("same e-mail: %v", err)
 			}
 
 			for _, pw := range []string{"", "wrong-password"} {
-				_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("new@example.com"), CurrentPassword: pw})
+				_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("new@example.com"), CurrentPassword: pw}, ports.Precondition{})
 				checkCurrentPassword(t, fmt.Sprintf("e-mail with current password %q", pw), err)
-				_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: pw})
+				_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: pw}, ports.Precondition{})
 				checkCurrentPassword(t, fmt.Sprintf("password with current password %q", pw), err)
 			}
-			_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("TAKEN@example.com"), CurrentPassword: "password1"})
+			_, _, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("TAKEN@example.com"), CurrentPassword: "password1"}, ports.Precondition{})
 			if !errors.Is(err, domain.ErrEmailTaken) {
 				t.Errorf("taken e-mail: got %v, want domain.ErrEmailTaken", err)
 			}
-			u, token, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("Ann.Lee@example.com"), CurrentPassword: "password1"})
+			u, token, err = w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some("Ann.Lee@example.com"), CurrentPassword: "password1"}, ports.Precondition{})
 			if err != nil || token != nil || u.Email != "Ann.Lee@example.com" {
 				t.Fatalf("new e-mail: got %+v, %v, %v", u, token, err)
 			}
@@ -205,7 +205,7 @@ func TestProfilePasswordChange(t *testing.T) {
 			_, otherCookie := w.sessionActor(t, "bob@example.com")
 
 			w.clock.Advance(time.Minute)
-			u, fresh, err := w.profile.Update(ctx, actor, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: "password1"})
+			u, fresh, err := w.profile.Update(ctx, actor, ports.ProfileInput{Password: ports.Some("password2"), CurrentPassword: "password1"}, ports.Precondition{})
 			if err != nil || fresh == nil {
 				t.Fatalf("change password: got %v, %v", fresh, err)
 			}
@@ -242,7 +242,7 @@ func TestProfilePasswordChange(t *testing.T) {
 			// A browser session changing the password gets a token with
 			// every ability.
 			sessionActor, _ := w.sessionActor(t, "bob@example.com")
-			_, fresh, err = w.profile.Update(ctx, sessionActor, ports.ProfileInput{Password: ports.Some("password3"), CurrentPassword: "password1"})
+			_, fresh, err = w.profile.Update(ctx, sessionActor, ports.ProfileInput{Password: ports.Some("password3"), CurrentPassword: "password1"}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +256,7 @@ func TestProfilePasswordChange(t *testing.T) {
 			// An actor authenticated before the password changed can't
 			// change the e-mail with the old password, even though it
 			// matches the hash the actor carries.
-			_, _, err = w.profile.Update(ctx, actor, ports.ProfileInput{Email: ports.Some("x@example.com"), CurrentPassword: "password1"})
+			_, _, err = w.profile.Update(ctx, actor, ports.ProfileInput{Email: ports.Some("x@example.com"), CurrentPassword: "password1"}, ports.Precondition{})
 			checkCurrentPassword(t, "an e-mail change checked against a replaced hash", err)
 		})
 	}
@@ -312,8 +312,8 @@ func TestProfileDelete(t *testing.T) {
 			}
 			_, cookie := w.sessionActor(t, "ann@example.com")
 
-			checkCurrentPassword(t, "delete with a wrong password", w.profile.Delete(ctx, ann, "wrong-password"))
-			if err := w.profile.Delete(ctx, ann, "password1"); err != nil {
+			checkCurrentPassword(t, "delete with a wrong password", w.profile.Delete(ctx, ann, "wrong-password", ports.Precondition{}))
+			if err := w.profile.Delete(ctx, ann, "password1", ports.Precondition{}); err != nil {
 				t.Fatalf("delete: %v", err)
 			}
 			if _, err := w.store.Repos().Users.ByID(ctx, ann.User.ID); !errors.Is(err, domain.ErrNotFound) {
@@ -331,7 +331,7 @@ func TestProfileDelete(t *testing.T) {
 			if got, want := w.files.held(), []string{theirs.Post.ImagePath()}; !slices.Equal(got, want) {
 				t.Errorf("files after deletion: got %v, want %v", got, want)
 			}
-			if err := w.profile.Delete(ctx, ann, "password1"); !errors.Is(err, domain.ErrUnauthenticated) {
+			if err := w.profile.Delete(ctx, ann, "password1", ports.Precondition{}); !errors.Is(err, domain.ErrUnauthenticated) {
 				t.Errorf("deleting twice: got %v, want domain.ErrUnauthenticated", err)
 			}
 		})

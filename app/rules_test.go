@@ -60,11 +60,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "email", Rule: "email"}, {Field: "age", Rule: "min_value:0"}, {Field: "address.country", Rule: "max:255"}}},
 				{"People.Replace with a bad e-mail", func() error {
-					_, err := people.Replace(ctx, pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"})
+					_, err := people.Replace(ctx, pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "email", Rule: "email"}}},
 				{"People.Patch of the age", func() error {
-					_, err := people.Patch(ctx, pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))})
+					_, err := people.Patch(ctx, pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "age", Rule: "max_value:150"}}},
 				{"Products.Create with everything wrong", func() error {
@@ -72,7 +72,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "required"}, {Field: "price", Rule: "min_value:0"}, {Field: "description", Rule: "max:5000"}, {Field: "stock", Rule: "min_value:0"}, {Field: "sku", Rule: "required"}}},
 				{"Products.Replace past the price bound", func() error {
-					_, err := products.Replace(ctx, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1})
+					_, err := products.Replace(ctx, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "price", Rule: "max_value:999999999999"}}},
 				{"Accounts.Register with everything wrong", func() error {
@@ -80,11 +80,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "required"}, {Field: "email", Rule: "email"}, {Field: "password", Rule: "min:8"}}},
 				{"Profile.Update of name and password", func() error {
-					_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Name: ports.Some(long), Password: ports.Some(strings.Repeat("é", 37)), CurrentPassword: "password1"})
+					_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Name: ports.Some(long), Password: ports.Some(strings.Repeat("é", 37)), CurrentPassword: "password1"}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "password", Rule: "max_bytes:72"}}},
 				{"Profile.Update of the e-mail", func() error {
-					_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some(""), CurrentPassword: "password1"})
+					_, _, err := w.profile.Update(ctx, ann, ports.ProfileInput{Email: ports.Some(""), CurrentPassword: "password1"}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "email", Rule: "required"}}},
 			} {

@@ -14,17 +14,18 @@ import (
 type Kind int
 
 const (
-	Internal        Kind = iota // a fault; details stay in the log
-	Invalid                     // the input breaks a rule; Fields says which
-	Unauthenticated             // no, bad, expired or revoked credentials
-	Forbidden                   // authenticated, but not allowed
-	NotFound                    // the record does not exist (or is not visible)
-	Conflict                    // a uniqueness rule would break
-	TooManyRequests             // a rate limit was reached
-	Unavailable                 // a dependency (the store) is down
+	Internal           Kind = iota // a fault; details stay in the log
+	Invalid                        // the input breaks a rule; Fields says which
+	Unauthenticated                // no, bad, expired or revoked credentials
+	Forbidden                      // authenticated, but not allowed
+	NotFound                       // the record does not exist (or is not visible)
+	Conflict                       // a uniqueness rule would break
+	TooManyRequests                // a rate limit was reached
+	Unavailable                    // a dependency (the store) is down
+	PreconditionFailed             // the resource changed since the caller read it
 )
 
-var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found", "conflict", "too many requests", "unavailable"}
+var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found", "conflict", "too many requests", "unavailable", "precondition failed"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -127,4 +128,7 @@ var (
 	ErrTooManyAttempts  = &Error{Kind: TooManyRequests, Code: "too_many_attempts"}
 	ErrUnavailable      = &Error{Kind: Unavailable, Code: "unavailable"}
 	ErrPasswordMismatch = &Error{Kind: Invalid, Code: "password_mismatch", Fields: []Violation{{"current_password", RuleCurrentPassword}}}
+	// ErrPreconditionFailed refuses a conditional write (If-Match) to a
+	// resource that is no longer at the version the caller read.
+	ErrPreconditionFailed = &Error{Kind: PreconditionFailed, Code: "precondition_failed"}
 )

@@ -89,13 +89,14 @@ type Profile interface {
 	// current password (an invalid field "current_password" otherwise);
 	// domain.ErrEmailTaken. A password change revokes every token and
 	// session of the user and returns a fresh token, nil otherwise.
-	Update(ctx context.Context, actor domain.Actor, in ProfileInput) (domain.User, *domain.PlainToken, error)
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Update(ctx context.Context, actor domain.Actor, in ProfileInput, pre Precondition) (domain.User, *domain.PlainToken, error)
 	// SetAvatar stores img as the user's avatar and removes the old one.
 	SetAvatar(ctx context.Context, actor domain.Actor, img Image) (domain.User, error)
 	// Delete removes the account with its tokens, sessions, posts, comments
 	// and files, after checking the current password (an invalid field
-	// "current_password" otherwise).
-	Delete(ctx context.Context, actor domain.Actor, currentPassword string) error
+	// "current_password" otherwise). domain.ErrPreconditionFailed when pre does not allow the version found.
+	Delete(ctx context.Context, actor domain.Actor, currentPassword string, pre Precondition) error
 }
 
 // Sessions is the driving port of browser sessions (Sanctum's stateful

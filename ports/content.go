@@ -71,12 +71,14 @@ type Posts interface {
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
 	// for anybody but the author, domain.ErrInvalidAbility for a token
 	// without posts:write; an Invalid error for a title or body the post
-	// refuses, a status it can't move to, or an unknown tag.
-	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch) (PostView, error)
+	// refuses, a status it can't move to, or an unknown tag;
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
 	// Delete removes the post, its comments and its image.
 	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author,
-	// domain.ErrInvalidAbility for a token without posts:write.
-	Delete(ctx context.Context, actor domain.Actor, id int64) error
+	// domain.ErrInvalidAbility for a token without posts:write,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
 }
 
 // Comments is the driving port of comments. Comments on a draft exist only
@@ -91,11 +93,12 @@ type Comments interface {
 	Get(ctx context.Context, actor domain.Actor, id int64) (CommentView, error)
 	// Update changes the body. domain.ErrNotFound, domain.ErrForbidden for
 	// anybody but the comment's author; an Invalid error when the body
-	// breaks domain.CheckCommentBody.
-	Update(ctx context.Context, actor domain.Actor, id int64, body string) (CommentView, error)
+	// breaks domain.CheckCommentBody; domain.ErrPreconditionFailed when pre does not allow the version found.
+	Update(ctx context.Context, actor domain.Actor, id int64, body string, pre Precondition) (CommentView, error)
 	// Delete removes the comment. domain.ErrNotFound, domain.ErrForbidden
-	// for anybody but the comment's or the post's author.
-	Delete(ctx context.Context, actor domain.Actor, id int64) error
+	// for anybody but the comment's or the post's author,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
 }
 
 // Tags is the driving port of tags.

@@ -50,14 +50,16 @@ type People interface {
 	Create(ctx context.Context, in PersonInput) (domain.Person, error)
 	// Replace overwrites every field of record id in one transaction.
 	// domain.ErrNotFound, an Invalid error as Create's,
-	// domain.ErrEmailTaken.
-	Replace(ctx context.Context, id int64, in PersonInput) (domain.Person, error)
+	// domain.ErrEmailTaken, domain.ErrPreconditionFailed when pre does not allow the version found.
+	Replace(ctx context.Context, id int64, in PersonInput, pre Precondition) (domain.Person, error)
 	// Patch changes the fields p sets and keeps the others, reading and
 	// writing in one transaction. domain.ErrNotFound, an Invalid error when
-	// the patched record breaks domain.Person.Check, domain.ErrEmailTaken.
-	Patch(ctx context.Context, id int64, p PersonPatch) (domain.Person, error)
-	// Delete removes record id. domain.ErrNotFound.
-	Delete(ctx context.Context, id int64) error
+	// the patched record breaks domain.Person.Check, domain.ErrEmailTaken,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Patch(ctx context.Context, id int64, p PersonPatch, pre Precondition) (domain.Person, error)
+	// Delete removes record id. domain.ErrNotFound,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Delete(ctx context.Context, id int64, pre Precondition) error
 }
 
 // ProductInput is an area B product, as a create or a full replacement
@@ -81,8 +83,10 @@ type Products interface {
 	// is in use.
 	Create(ctx context.Context, in ProductInput) (domain.Product, error)
 	// Replace overwrites every field of product id in one transaction.
-	// domain.ErrNotFound, an Invalid error as Create's, domain.ErrSKUTaken.
-	Replace(ctx context.Context, id int64, in ProductInput) (domain.Product, error)
-	// Delete removes product id. domain.ErrNotFound.
-	Delete(ctx context.Context, id int64) error
+	// domain.ErrNotFound, an Invalid error as Create's, domain.ErrSKUTaken,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Replace(ctx context.Context, id int64, in ProductInput, pre Precondition) (domain.Product, error)
+	// Delete removes product id. domain.ErrNotFound,
+	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	Delete(ctx context.Context, id int64, pre Precondition) error
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -81,5 +82,6 @@ func (s *Server) logout(c *fiber.Ctx) error {
 
 func (s *Server) me(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
+	conditional.Version(c, actor.User.UpdatedAt)
 	return sendJSON(c, http.StatusOK, s.presentUser(c, actor.User))
 }

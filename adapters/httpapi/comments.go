@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 )
@@ -69,6 +70,7 @@ func (s *Server) showComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Comment.UpdatedAt)
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
@@ -82,10 +84,11 @@ func (s *Server) updateComment(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	view, err := s.comments.Update(c.UserContext(), actor, id, body)
+	view, err := s.comments.Update(c.UserContext(), actor, id, body, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Comment.UpdatedAt)
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
@@ -95,7 +98,7 @@ func (s *Server) deleteComment(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	if err := s.comments.Delete(c.UserContext(), actor, id); err != nil {
+	if err := s.comments.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Comment deleted successfully."})

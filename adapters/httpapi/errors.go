@@ -28,6 +28,8 @@ var kindStatus = map[domain.Kind]int{
 	domain.TooManyRequests: http.StatusTooManyRequests,
 	domain.Unavailable:     http.StatusServiceUnavailable,
 	domain.Internal:        http.StatusInternalServerError,
+	// A conditional write (If-Match) found the resource changed.
+	domain.PreconditionFailed: http.StatusPreconditionFailed,
 }
 
 // codeStatus overrides kindStatus for errors whose status is not their
@@ -72,6 +74,7 @@ var kindMessage = map[domain.Kind]string{
 var statusMessage = map[int]string{
 	http.StatusNotFound:              "Resource not found.",
 	http.StatusMethodNotAllowed:      "Method Not Allowed",
+	http.StatusPreconditionFailed:    "Precondition Failed",
 	http.StatusRequestEntityTooLarge: "Payload Too Large",
 	http.StatusInternalServerError:   "Internal Server Error",
 	http.StatusServiceUnavailable:    "Service Unavailable",
@@ -138,6 +141,8 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 	case domain.TooManyRequests:
 		secs := int(de.RetryAfter.Seconds() + 0.999)
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(max(secs, 1)))
+	case domain.PreconditionFailed:
+		body.Message = statusMessage[http.StatusPreconditionFailed]
 	case domain.Unavailable:
 		logFault(c, log, err)
 		body.Message = statusMessage[http.StatusServiceUnavailable]

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -43,6 +44,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Post.UpdatedAt())
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
 }
 
@@ -83,10 +85,11 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	view, err := s.posts.Update(c.UserContext(), actor, id, patch)
+	view, err := s.posts.Update(c.UserContext(), actor, id, patch, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Post.UpdatedAt())
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
 }
 
@@ -96,7 +99,7 @@ func (s *Server) deletePost(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	if err := s.posts.Delete(c.UserContext(), actor, id); err != nil {
+	if err := s.posts.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Post deleted successfully."})

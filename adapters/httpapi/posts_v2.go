@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -189,6 +190,7 @@ func (s *Server) showPostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Post.UpdatedAt())
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
@@ -202,10 +204,11 @@ func (s *Server) updatePostV2(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	view, err := s.posts.Update(c.UserContext(), actor, id, patch)
+	view, err := s.posts.Update(c.UserContext(), actor, id, patch, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, view.Post.UpdatedAt())
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
@@ -215,7 +218,7 @@ func (s *Server) deletePostV2(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	if err := s.posts.Delete(c.UserContext(), actor, id); err != nil {
+	if err := s.posts.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return c.Status(http.StatusNoContent).Send(nil)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -26,10 +27,11 @@ func (s *Server) updateProfile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, token, err := s.profile.Update(c.UserContext(), actor, in)
+	u, token, err := s.profile.Update(c.UserContext(), actor, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, u.UpdatedAt)
 	out := profileResponse{Message: "Profile updated successfully.", User: s.presentUser(c, u)}
 	if token != nil {
 		out.Token = token.String()
@@ -72,7 +74,7 @@ func (s *Server) deleteAccount(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	if err := s.profile.Delete(c.UserContext(), actor, password); err != nil {
+	if err := s.profile.Delete(c.UserContext(), actor, password, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	if err := s.endSession(c); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
 	"github.com/inkwell/inkwell/domain"
@@ -156,8 +157,8 @@ func (s *Server) routes() {
 
 	auth := requireAuth(s.auth)
 	v1.Post("/logout", auth, s.logout)
-	v1.Get("/user", auth, s.me)
-	v1.Put("/user", auth, s.updateProfile)
+	v1.Get("/user", auth, conditional.Tag, s.me)
+	v1.Put("/user", auth, conditional.Tag, s.updateProfile)
 	v1.Post("/user/avatar", auth, s.updateAvatar)
 	v1.Delete("/user", auth, s.deleteAccount)
 	v1.Get("/tokens", auth, s.listTokens)
@@ -166,9 +167,9 @@ func (s *Server) routes() {
 
 	optional := optionalAuth(s.auth)
 	v1.Get("/posts", optional, s.listPosts)
-	v1.Get("/posts/:post", optional, s.showPost)
+	v1.Get("/posts/:post", optional, conditional.Tag, s.showPost)
 	v1.Post("/posts", auth, s.createPost)
-	v1.Put("/posts/:post", auth, s.updatePost)
+	v1.Put("/posts/:post", auth, conditional.Tag, s.updatePost)
 	v1.Delete("/posts/:post", auth, s.deletePost)
 	v1.Get("/tags", s.listTags)
 	v1.Post("/tags", auth, s.createTag)
@@ -176,9 +177,9 @@ func (s *Server) routes() {
 
 	v1.Get("/posts/:post/comments", auth, s.listComments)
 	v1.Post("/posts/:post/comments", auth, s.createComment)
-	v1.Get("/comments/:comment", auth, s.showComment)
-	v1.Put("/comments/:comment", auth, s.updateComment)
-	v1.Patch("/comments/:comment", auth, s.updateComment)
+	v1.Get("/comments/:comment", auth, conditional.Tag, s.showComment)
+	v1.Put("/comments/:comment", auth, conditional.Tag, s.updateComment)
+	v1.Patch("/comments/:comment", auth, conditional.Tag, s.updateComment)
 	v1.Delete("/comments/:comment", auth, s.deleteComment)
 
 	// Version 2 guards each route rather than the group: a group middleware
@@ -187,9 +188,9 @@ func (s *Server) routes() {
 	read, write := ability(domain.AbilityPostsRead, domain.AbilityPostsWrite), abilities(domain.AbilityPostsWrite)
 	v2.Get("/posts", auth, read, s.listPostsV2)
 	v2.Post("/posts", auth, write, s.createPostV2)
-	v2.Get("/posts/:post", auth, read, s.showPostV2)
-	v2.Put("/posts/:post", auth, write, s.updatePostV2)
-	v2.Patch("/posts/:post", auth, write, s.updatePostV2)
+	v2.Get("/posts/:post", auth, read, conditional.Tag, s.showPostV2)
+	v2.Put("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
+	v2.Patch("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
 	v2.Delete("/posts/:post", auth, write, s.deletePostV2)
 
 	// Browser sessions live outside /api, where Sanctum puts them, but

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -59,22 +60,22 @@ func Mount(r fiber.Router, d Deps) {
 	for _, m := range usersMounts {
 		r.Get(m, u.list)
 		r.Post(m, write, u.create)
-		r.Get(m+"/:id", u.read)
-		r.Put(m+"/:id", write, u.replace)
+		r.Get(m+"/:id", conditional.Tag, u.read)
+		r.Put(m+"/:id", write, conditional.Tag, u.replace)
 		r.Delete(m+"/:id", write, u.delete)
 	}
 	for _, m := range productsMounts {
 		r.Get(m, p.list)
 		r.Post(m, write, p.create)
-		r.Get(m+"/:id", p.read)
-		r.Put(m+"/:id", write, p.replace)
+		r.Get(m+"/:id", conditional.Tag, p.read)
+		r.Put(m+"/:id", write, conditional.Tag, p.replace)
 		r.Delete(m+"/:id", write, p.delete)
 	}
 	r.Get(usersV2Mount, u.listV2)
 	r.Post(usersV2Mount, write, u.createV2)
-	r.Get(usersV2Mount+"/:id", u.read)
-	r.Put(usersV2Mount+"/:id", write, u.replace)
-	r.Patch(usersV2Mount+"/:id", write, u.patch)
+	r.Get(usersV2Mount+"/:id", conditional.Tag, u.read)
+	r.Put(usersV2Mount+"/:id", write, conditional.Tag, u.replace)
+	r.Patch(usersV2Mount+"/:id", write, conditional.Tag, u.patch)
 	r.Delete(usersV2Mount+"/:id", write, u.delete)
 }
 

@@ -39,6 +39,8 @@ var kindStatus = map[domain.Kind]int{
 	domain.TooManyRequests: http.StatusTooManyRequests,
 	domain.Unavailable:     http.StatusServiceUnavailable,
 	domain.Internal:        http.StatusInternalServerError,
+	// A conditional write (If-Match) found the record changed.
+	domain.PreconditionFailed: http.StatusPreconditionFailed,
 }
 
 // statusMessage is the envelope message of each status, the specification's
@@ -53,6 +55,7 @@ var statusMessage = map[int]string{
 	http.StatusNotFound:              "Not Found",
 	http.StatusMethodNotAllowed:      "Method Not Allowed",
 	http.StatusConflict:              "Conflict",
+	http.StatusPreconditionFailed:    "Precondition Failed",
 	http.StatusRequestEntityTooLarge: "Payload Too Large",
 	http.StatusUnprocessableEntity:   "Unprocessable Entity",
 	http.StatusTooManyRequests:       "Too Many Requests",

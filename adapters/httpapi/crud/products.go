@@ -3,6 +3,7 @@ package crud
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -49,6 +50,7 @@ func (p products) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, item.UpdatedAt)
 	return ok(c, presentProduct(item))
 }
 
@@ -61,10 +63,11 @@ func (p products) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	item, err := p.products.Replace(c.UserContext(), id, in)
+	item, err := p.products.Replace(c.UserContext(), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, item.UpdatedAt)
 	return ok(c, presentProduct(item))
 }
 
@@ -73,7 +76,7 @@ func (p products) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := p.products.Delete(c.UserContext(), id); err != nil {
+	if err := p.products.Delete(c.UserContext(), id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return noContent(c)

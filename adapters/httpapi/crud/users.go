@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -78,6 +79,7 @@ func (u users) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, p.UpdatedAt)
 	return ok(c, presentPerson(p))
 }
 
@@ -90,10 +92,11 @@ func (u users) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Replace(c.UserContext(), id, in)
+	p, err := u.people.Replace(c.UserContext(), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, p.UpdatedAt)
 	return ok(c, presentPerson(p))
 }
 
@@ -106,10 +109,11 @@ func (u users) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Patch(c.UserContext(), id, in)
+	p, err := u.people.Patch(c.UserContext(), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
+	conditional.Version(c, p.UpdatedAt)
 	return ok(c, presentPerson(p))
 }
 
@@ -118,7 +122,7 @@ func (u users) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := u.people.Delete(c.UserContext(), id); err != nil {
+	if err := u.people.Delete(c.UserContext(), id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return noContent(c)
