@@ -31,6 +31,8 @@ type Repos struct {
 	Tags       TagRepository
 	Comments   CommentRepository
 	Sessions   SessionRepository
+	// Idempotency keeps the Idempotency-Key records of POST requests.
+	Idempotency IdempotencyRepository
 }
 
 // UserRepository keeps area A accounts.

@@ -113,16 +113,17 @@ type unit struct {
 
 func (u unit) repos() ports.Repos {
 	return ports.Repos{
-		Users:      users{u},
-		Tokens:     tokens{u},
-		RateLimits: rateLimits{u},
-		People:     people{u},
-		Products:   products{u},
-		Posts:      posts{u},
-		PostViews:  postViews{u},
-		Tags:       tags{u},
-		Comments:   comments{u},
-		Sessions:   sessions{u},
+		Users:       users{u},
+		Tokens:      tokens{u},
+		RateLimits:  rateLimits{u},
+		Idempotency: idempotency{u},
+		People:      people{u},
+		Products:    products{u},
+		Posts:       posts{u},
+		PostViews:   postViews{u},
+		Tags:        tags{u},
+		Comments:    comments{u},
+		Sessions:    sessions{u},
 	}
 }
 
@@ -215,6 +216,7 @@ type state struct {
 	tagNames     map[string]int64 // tagKey(name) → id
 	comments     map[int64]domain.Comment
 	sessions     map[string]domain.Session // by IDHash
+	idempotency  map[string]ports.IdempotencyRecord
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment int64
 }
@@ -237,6 +239,7 @@ func newState() *state {
 		tagNames:     map[string]int64{},
 		comments:     map[int64]domain.Comment{},
 		sessions:     map[string]domain.Session{},
+		idempotency:  map[string]ports.IdempotencyRecord{},
 	}
 }
 
@@ -258,5 +261,6 @@ func (s *state) clone() *state {
 	c.tagNames = maps.Clone(s.tagNames)
 	c.comments = maps.Clone(s.comments)
 	c.sessions = maps.Clone(s.sessions)
+	c.idempotency = maps.Clone(s.idempotency)
 	return &c
 }

@@ -193,15 +193,16 @@ func (s *Store) Ping(ctx context.Context) error {
 // directly.
 func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 	return ports.Repos{
-		Users:      users{q: q},
-		Tokens:     tokens{q: q},
-		RateLimits: rateLimits{q: q},
-		People:     people{q: q, conn: conn},
-		Products:   products{q: q},
-		Posts:      posts{q: q},
-		PostViews:  postViews{q: q, conn: conn},
-		Tags:       tags{q: q},
-		Comments:   comments{q: q},
-		Sessions:   sessions{q: q},
+		Users:       users{q: q},
+		Tokens:      tokens{q: q},
+		RateLimits:  rateLimits{q: q},
+		Idempotency: idempotency{q: q},
+		People:      people{q: q, conn: conn},
+		Products:    products{q: q},
+		Posts:       posts{q: q},
+		PostViews:   postViews{q: q, conn: conn},
+		Tags:        tags{q: q},
+		Comments:    comments{q: q},
+		Sessions:    sessions{q: q},
 	}
 }

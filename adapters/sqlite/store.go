@@ -249,15 +249,16 @@ func (c conns) atomically(ctx context.Context, fn func(conns) error) error {
 
 func (c conns) repos() ports.Repos {
 	return ports.Repos{
-		Users:      users{c},
-		Tokens:     tokens{c},
-		RateLimits: rateLimits{c},
-		People:     people{c},
-		Products:   products{c},
-		Posts:      posts{c},
-		PostViews:  postViews{c},
-		Tags:       tags{c},
-		Comments:   comments{c},
-		Sessions:   sessions{c},
+		Users:       users{c},
+		Tokens:      tokens{c},
+		RateLimits:  rateLimits{c},
+		Idempotency: idempotency{c},
+		People:      people{c},
+		Products:    products{c},
+		Posts:       posts{c},
+		PostViews:   postViews{c},
+		Tags:        tags{c},
+		Comments:    comments{c},
+		Sessions:    sessions{c},
 	}
 }

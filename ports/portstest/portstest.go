@@ -40,6 +40,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Tags", tagTests},
 		{"Comments", commentTests},
 		{"Sessions", sessionTests},
+		{"Idempotency", idempotencyTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -23,6 +23,16 @@ type Comment struct {
 	UpdatedAt pgtype.Timestamptz
 }
 
+type IdempotencyKey struct {
+	Key         string
+	Fingerprint string
+	Status      int32
+	ContentType string
+	Location    string
+	Body        []byte
+	ExpiresAt   pgtype.Timestamptz
+}
+
 type Person struct {
 	ID        int64
 	Name      string

@@ -23,6 +23,16 @@ type Comment struct {
 	UpdatedAt int64
 }
 
+type IdempotencyKey struct {
+	Key         string
+	Fingerprint string
+	Status      int64
+	ContentType string
+	Location    string
+	Body        []byte
+	ExpiresAt   int64
+}
+
 type Person struct {
 	ID        int64
 	Name      string
