@@ -13,13 +13,14 @@ import (
 
 // Config is the whole service's configuration, one struct per component.
 type Config struct {
-	Store     StoreConfig
-	HTTP      httpapi.Config
-	Accounts  app.AccountsConfig
-	Sessions  app.SessionsConfig
-	Limit     app.RequestLimitConfig
-	Passwords passwords.Config
-	Files     FilesConfig
+	Store       StoreConfig
+	HTTP        httpapi.Config
+	Accounts    app.AccountsConfig
+	Sessions    app.SessionsConfig
+	Limit       app.RequestLimitConfig
+	Idempotency app.IdempotencyConfig
+	Passwords   passwords.Config
+	Files       FilesConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command

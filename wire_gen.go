@@ -39,7 +39,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
 	requestLimitConfig := cfg.Limit
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig)
+	idempotencyConfig := cfg.Idempotency
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens

@@ -50,10 +50,12 @@ func (i *Idempotency) Begin(ctx context.Context, caller, key, fingerprint string
 		return 0, nil, fmt.Errorf("claim idempotency key: %w", err)
 	case claimed:
 		return ports.IdempotencyClaimed, nil, nil
+	case found.Answer == nil:
+		// Whatever the request, a running one holds the key: which body
+		// wins is only known once it has finished.
+		return ports.IdempotencyRunning, nil, nil
 	case found.Fingerprint != fingerprint:
 		return ports.IdempotencyReused, nil, nil
-	case found.Answer == nil:
-		return ports.IdempotencyRunning, nil, nil
 	}
 	return ports.IdempotencyReplay, found.Answer, nil
 }

@@ -58,10 +58,10 @@ const (
 	// IdempotencyReplay: the same request finished before; its answer is
 	// to be sent again.
 	IdempotencyReplay
-	// IdempotencyRunning: the same key is claimed by a request still
-	// running.
+	// IdempotencyRunning: the key is claimed by a request still running.
 	IdempotencyRunning
-	// IdempotencyReused: the key was used for another request.
+	// IdempotencyReused: the key was used for another request, which has
+	// finished.
 	IdempotencyReused
 )
 

@@ -17,4 +17,7 @@ type UseCases struct {
 	// RequestLimit is the per-caller request rate limit; nil when it is
 	// off (RATE_LIMIT_PER_MINUTE=0).
 	RequestLimit RequestLimit
+	// Idempotency keeps the answers of requests sent with an
+	// Idempotency-Key.
+	Idempotency Idempotency
 }

@@ -130,6 +130,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	if svc.RequestLimit != nil {
 		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
 	}
+	s.app.Use(idempotent(svc.Idempotency, s.auth, s.proxies, func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }, s.handleError))
 	s.operations()
 	if cfg.BenchEndpoints {
 		s.app.Get("/bench/ceiling", benchCeiling)

@@ -285,8 +285,12 @@ func (e environment) service() inkwell.Config {
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},
-		Limit:     app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
-		Passwords: passwords.Config{Cost: e.BcryptCost},
-		Files:     e.files(e.StorageDir),
+		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
+		// A request runs no longer than its timeout, so a claim older than
+		// that belongs to a request that died; answers are replayed for a
+		// day, as the Idempotency-Key draft suggests.
+		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
+		Passwords:   passwords.Config{Cost: e.BcryptCost},
+		Files:       e.files(e.StorageDir),
 	}
 }

@@ -20,6 +20,10 @@ import (
 // Start is the time the clock of every stack begins at.
 var Start = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
+// IdempotencyLease is how long a request of every stack holds its
+// Idempotency-Key while it runs.
+const IdempotencyLease = 10 * time.Second
+
 // Options choose what a test changes of its stack; a zero field keeps the
 // default.
 type Options struct {
@@ -79,6 +83,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
+		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 	)
 	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage}
 }
