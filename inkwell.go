@@ -19,6 +19,7 @@ type Config struct {
 	Sessions    app.SessionsConfig
 	Limit       app.RequestLimitConfig
 	Idempotency app.IdempotencyConfig
+	Events      app.EventsConfig
 	Passwords   passwords.Config
 	Files       FilesConfig
 }

@@ -9,7 +9,7 @@ import (
 // NewUseCases builds every use case on store. Build and the tests take the
 // use cases from here, so the tests run the graph the service runs, and a
 // second transport would take the same set.
-func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig) ports.UseCases {
+func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig) ports.UseCases {
 	acc := app.NewAccounts(store, hasher, secrets, clock, accounts)
 	uc := ports.UseCases{
 		Accounts:    acc,
@@ -22,6 +22,7 @@ func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 		Profile:     app.NewProfile(store, hasher, secrets, files, clock, accounts),
 		Sessions:    app.NewSessions(store, acc, secrets, clock, sessions),
 		Idempotency: app.NewIdempotency(store, clock, idempotency),
+		Events:      app.NewEvents(store, clock, events),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.

@@ -19,7 +19,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Limit", "Idempotency", "Passwords", "Files"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Limit", "Idempotency", "Events", "Passwords", "Files"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),

@@ -40,7 +40,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	sessionsConfig := cfg.Sessions
 	requestLimitConfig := cfg.Limit
 	idempotencyConfig := cfg.Idempotency
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig)
+	eventsConfig := cfg.Events
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig, eventsConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens

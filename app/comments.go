@@ -36,15 +36,20 @@ func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, p
 
 // Create implements ports.Comments.
 func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64, body string) (ports.CommentView, error) {
-	comment, err := domain.NewComment(postID, actor.User.ID, body, c.clock.Now())
+	now := c.clock.Now()
+	comment, err := domain.NewComment(postID, actor.User.ID, body, now)
 	if err != nil {
 		return ports.CommentView{}, err
 	}
 	err = c.store.InTx(ctx, func(r ports.Repos) error {
-		if _, err := visiblePost(ctx, r, actor, postID); err != nil {
+		post, err := visiblePost(ctx, r, actor, postID)
+		if err != nil {
 			return err
 		}
-		return r.Comments.Create(ctx, &comment)
+		if err := r.Comments.Create(ctx, &comment); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewCommentEvent(domain.CommentCreated, comment, actor.User, post, now))
 	})
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("comment on post %d: %w", postID, err)
@@ -70,8 +75,9 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string, pre ports.Precondition) (ports.CommentView, error) {
 	var comment domain.Comment
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
+		var post domain.Post
 		var err error
-		if comment, _, err = lockedComment(ctx, r, actor, id); err != nil {
+		if comment, post, err = lockedComment(ctx, r, actor, id); err != nil {
 			return err
 		}
 		if !comment.CanEdit(actor.User.ID) {
@@ -83,7 +89,10 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 		if err := comment.Edit(body, c.clock.Now()); err != nil {
 			return err
 		}
-		return r.Comments.Update(ctx, comment)
+		if err := r.Comments.Update(ctx, comment); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewCommentEvent(domain.CommentUpdated, comment, actor.User, post, comment.UpdatedAt))
 	})
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("update comment %d: %w", id, err)
@@ -104,7 +113,18 @@ func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre
 		if !pre.Allows(comment.UpdatedAt) {
 			return domain.ErrPreconditionFailed
 		}
-		return r.Comments.Delete(ctx, id)
+		// The post's author may delete another's comment, whose author
+		// the event shows.
+		author := actor.User
+		if comment.UserID != author.ID {
+			if author, err = r.Users.ByID(ctx, comment.UserID); err != nil {
+				return err
+			}
+		}
+		if err := r.Comments.Delete(ctx, id); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewCommentEvent(domain.CommentDeleted, comment, author, post, c.clock.Now()))
 	})
 	if err != nil {
 		return fmt.Errorf("delete comment %d: %w", id, err)

@@ -37,7 +37,13 @@ func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Perso
 	if err := person.Check(); err != nil {
 		return domain.Person{}, err
 	}
-	if err := p.store.Repos().People.Create(ctx, &person); err != nil {
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		if err := r.People.Create(ctx, &person); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewPersonEvent(domain.PersonCreated, person, now))
+	})
+	if err != nil {
 		return domain.Person{}, fmt.Errorf("create person: %w", err)
 	}
 	return person, nil
@@ -74,7 +80,10 @@ func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch, p
 			return err
 		}
 		person.UpdatedAt = p.clock.Now()
-		return r.People.Update(ctx, person)
+		if err := r.People.Update(ctx, person); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewPersonEvent(domain.PersonUpdated, person, person.UpdatedAt))
 	})
 	if err != nil {
 		return domain.Person{}, fmt.Errorf("update person %d: %w", id, err)
@@ -100,7 +109,7 @@ func (p *People) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person
 	return people, total, nil
 }
 
-// Delete implements ports.People.
+// Delete implements ports.People. The event shows the record as it was.
 func (p *People) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		person, err := r.People.Lock(ctx, id)
@@ -110,7 +119,10 @@ func (p *People) Delete(ctx context.Context, id int64, pre ports.Precondition) e
 		if !pre.Allows(person.UpdatedAt) {
 			return domain.ErrPreconditionFailed
 		}
-		return r.People.Delete(ctx, id)
+		if err := r.People.Delete(ctx, id); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewPersonEvent(domain.PersonDeleted, person, p.clock.Now()))
 	})
 	if err != nil {
 		return fmt.Errorf("delete person %d: %w", id, err)

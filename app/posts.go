@@ -82,14 +82,14 @@ const createAttempts = 3
 // at a missing file. The representation needs no read after the commit: the
 // author is the actor, and the tags are those the store checked and linked.
 //
-// Most titles are new, so the first attempt simply stores the post with its
-// tags under the title's slug, one atomic step that a store may take in one
-// statement (CreateTagged), and lets the unique slug refuse it if another
-// post has it; only then does a transaction take the slug in turn with
-// LastSlugSuffix and add a suffix. That spares the common case a
-// transaction's round trips. The suffixed path can still collide, with a
-// first attempt that stores the plain slug meanwhile or with a title whose
-// own slug looks suffixed ("Hello 2" and a second "Hello"), so it is tried
+// The post and its event are stored in one transaction. Most titles are
+// new, so the first attempt simply stores the post with its tags under the
+// title's slug (CreateTagged, one atomic step that a store may take in one
+// statement) and lets the unique slug refuse it if another post has it;
+// only then does a transaction take the slug in turn with LastSlugSuffix
+// and add a suffix. The suffixed path can still collide, with a first
+// attempt that stores the plain slug meanwhile or with a title whose own
+// slug looks suffixed ("Hello 2" and a second "Hello"), so it is tried
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
@@ -109,11 +109,9 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	var created domain.Post
 	var tags []domain.Tag
 	for attempt := 1; ; attempt++ {
-		created = post
-		if attempt == 1 {
-			tags, err = p.store.Repos().Posts.CreateTagged(ctx, &created, in.TagIDs)
-		} else {
-			err = p.store.InTx(ctx, func(r ports.Repos) error {
+		err = p.store.InTx(ctx, func(r ports.Repos) error {
+			created = post
+			if attempt > 1 {
 				// LastSlugSuffix holds the title's slug until the
 				// transaction ends, so concurrent posts of one title take
 				// distinct suffixes in turn.
@@ -124,10 +122,13 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 				if n > 0 {
 					created = post.WithSlugSuffix(n + 1)
 				}
-				tags, err = r.Posts.CreateTagged(ctx, &created, in.TagIDs)
+			}
+			var err error
+			if tags, err = r.Posts.CreateTagged(ctx, &created, in.TagIDs); err != nil {
 				return err
-			})
-		}
+			}
+			return record(ctx, r, domain.NewPostEvent(domain.PostCreated, created, actor.User, tags, now))
+		})
 		if !errors.Is(err, domain.ErrSlugTaken) || attempt == createAttempts {
 			break
 		}
@@ -164,6 +165,7 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		if post, err = editable(ctx, r, actor, id, pre); err != nil {
 			return err
 		}
+		before := post
 		now := p.clock.Now()
 		if patch.Title.Set {
 			if err := post.Retitle(patch.Title.Value, now); err != nil {
@@ -189,12 +191,13 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		}
 		if !patch.TagIDs.Set {
 			tags, err = tagsOf(ctx, r, id)
+		} else if tags, err = checkTags(ctx, r, patch.TagIDs.Value); err == nil {
+			err = r.Posts.SetTags(ctx, id, patch.TagIDs.Value)
+		}
+		if err != nil {
 			return err
 		}
-		if tags, err = checkTags(ctx, r, patch.TagIDs.Value); err != nil {
-			return err
-		}
-		return r.Posts.SetTags(ctx, id, patch.TagIDs.Value)
+		return record(ctx, r, domain.NewPostEvent(domain.PostEventType(before, post), post, actor.User, tags, now))
 	})
 	if err != nil {
 		p.removeFile(ctx, newImage)
@@ -213,7 +216,15 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 			return err
 		}
 		image = post.ImagePath()
-		return r.Posts.Delete(ctx, id)
+		// The event shows the post as it was, tags included.
+		tags, err := tagsOf(ctx, r, id)
+		if err != nil {
+			return err
+		}
+		if err := r.Posts.Delete(ctx, id); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewPostEvent(domain.PostDeleted, post, actor.User, tags, p.clock.Now()))
 	})
 	if err != nil {
 		return fmt.Errorf("delete post %d: %w", id, err)

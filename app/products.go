@@ -38,7 +38,13 @@ func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Pr
 	if err := product.Check(); err != nil {
 		return domain.Product{}, err
 	}
-	if err := p.store.Repos().Products.Create(ctx, &product); err != nil {
+	err := p.store.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Products.Create(ctx, &product); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewProductEvent(domain.ProductCreated, product, now))
+	})
+	if err != nil {
 		return domain.Product{}, fmt.Errorf("create product: %w", err)
 	}
 	return product, nil
@@ -67,7 +73,10 @@ func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput,
 			return err
 		}
 		product.UpdatedAt = p.clock.Now()
-		return r.Products.Update(ctx, product)
+		if err := r.Products.Update(ctx, product); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewProductEvent(domain.ProductUpdated, product, product.UpdatedAt))
 	})
 	if err != nil {
 		return domain.Product{}, fmt.Errorf("replace product %d: %w", id, err)
@@ -93,7 +102,7 @@ func (p *Products) List(ctx context.Context, page ports.Page) ([]domain.Product,
 	return products, total, nil
 }
 
-// Delete implements ports.Products.
+// Delete implements ports.Products. The event shows the product as it was.
 func (p *Products) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		product, err := r.Products.Lock(ctx, id)
@@ -103,7 +112,10 @@ func (p *Products) Delete(ctx context.Context, id int64, pre ports.Precondition)
 		if !pre.Allows(product.UpdatedAt) {
 			return domain.ErrPreconditionFailed
 		}
-		return r.Products.Delete(ctx, id)
+		if err := r.Products.Delete(ctx, id); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewProductEvent(domain.ProductDeleted, product, p.clock.Now()))
 	})
 	if err != nil {
 		return fmt.Errorf("delete product %d: %w", id, err)

@@ -168,6 +168,9 @@ func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.I
 
 // Delete implements ports.Profile. The files are listed inside the
 // transaction that deletes the rows, and removed once it has committed.
+// The user's comments on other people's posts go without events of their
+// own: the account's deletion takes them, and readers of those posts learn
+// of it when they read the post again.
 func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPassword string, pre ports.Precondition) error {
 	if err := p.checkPassword(actor.User, currentPassword); err != nil {
 		return err
@@ -188,7 +191,22 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 			return err
 		}
 		files = append(files, u.AvatarPath)
-		return r.Users.Delete(ctx, u.ID)
+		// The cascade takes the user's posts with their comments; each post
+		// leaves with its event, as if deleted by itself.
+		posts, _, err := r.PostViews.ListViews(ctx, ports.PostFilter{Viewer: u.ID, AuthorID: u.ID}, ports.Page{})
+		if err != nil {
+			return err
+		}
+		if err := r.Users.Delete(ctx, u.ID); err != nil {
+			return err
+		}
+		now := p.clock.Now()
+		for _, v := range posts {
+			if err := record(ctx, r, domain.NewPostEvent(domain.PostDeleted, v.Post, u, v.Tags, now)); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.ErrUnauthenticated

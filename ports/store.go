@@ -12,11 +12,13 @@ import (
 
 // Store is the persistence port. Repos works outside a transaction; InTx runs
 // fn inside one and commits when fn returns nil, rolls back otherwise. A store
-// that cannot be reached returns errors of kind domain.Unavailable.
+// that cannot be reached returns errors of kind domain.Unavailable. Its
+// EventWaker wakes the readers of its outbox, on every replica.
 type Store interface {
 	Repos() Repos
 	InTx(ctx context.Context, fn func(Repos) error) error
 	Ping(ctx context.Context) error
+	EventWaker
 }
 
 // Repos is the set of repositories of one unit of work.
@@ -33,6 +35,7 @@ type Repos struct {
 	Sessions   SessionRepository
 	// Idempotency keeps the Idempotency-Key records of POST requests.
 	Idempotency IdempotencyRepository
+	Events     EventRepository
 }
 
 // UserRepository keeps area A accounts.

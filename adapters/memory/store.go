@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -30,6 +31,8 @@ type Store struct {
 	writer chan struct{}
 	mu     sync.RWMutex // guards data
 	data   *state
+	// waker wakes the outbox's readers after a commit that appended events.
+	waker wakeup.Broadcaster
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -63,8 +66,14 @@ func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) error {
 	s.mu.Lock()
 	s.data = tx.data
 	s.mu.Unlock()
+	if tx.appended {
+		s.waker.Wake()
+	}
 	return nil
 }
+
+// Subscribe implements ports.EventWaker.
+func (s *Store) Subscribe() (<-chan struct{}, func()) { return s.waker.Subscribe() }
 
 // Ping reports whether ctx is still live: the store itself is always there.
 func (s *Store) Ping(ctx context.Context) error {
@@ -96,6 +105,8 @@ type txState struct {
 	mu    sync.Mutex
 	data  *state
 	ended bool
+	// appended tells that the transaction appended events.
+	appended bool
 }
 
 func (tx *txState) end() {
@@ -124,7 +135,20 @@ func (u unit) repos() ports.Repos {
 		Tags:        tags{u},
 		Comments:    comments{u},
 		Sessions:    sessions{u},
+		Events:      events{u},
 	}
+}
+
+// appended notes that events were appended: at once outside a transaction,
+// whose write has committed, and at the commit inside one.
+func (u unit) appended() {
+	if u.tx == nil {
+		u.store.waker.Wake()
+		return
+	}
+	u.tx.mu.Lock()
+	u.tx.appended = true
+	u.tx.mu.Unlock()
 }
 
 // read runs f on the state for reading.
@@ -217,8 +241,9 @@ type state struct {
 	comments     map[int64]domain.Comment
 	sessions     map[string]domain.Session // by IDHash
 	idempotency  map[string]ports.IdempotencyRecord
+	events       []storedEvent             // in ID order
 
-	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment int64
+	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 }
 
 func newState() *state {

@@ -24,6 +24,7 @@ type Store struct {
 	pool       *pgxpool.Pool
 	queries    *db.Queries
 	statements *statementCounter
+	listen     *listener
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -74,7 +75,14 @@ func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 	if err != nil {
 		return nil, nil, storeError("postgres: create pool", err)
 	}
-	return &Store{pool: pool, queries: db.New(pool), statements: statements}, pool.Close, nil
+	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: url}}
+	return s, s.close, nil
+}
+
+// close stops the event listener and closes the pool.
+func (s *Store) close() {
+	s.listen.close()
+	s.pool.Close()
 }
 
 // statementCounter is a pgx.QueryTracer and pgx.BatchTracer that counts
@@ -204,5 +212,6 @@ func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 		Tags:        tags{q: q},
 		Comments:    comments{q: q},
 		Sessions:    sessions{q: q},
+		Events:      events{q: q},
 	}
 }

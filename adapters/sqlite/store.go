@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
+	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -79,7 +80,11 @@ type Store struct {
 	reader  *sql.DB
 	queries atomic.Int64 // statements sent, see Queries
 	repos   ports.Repos
+	// waker wakes the outbox's readers after a commit that appended events.
+	waker wakeup.Broadcaster
 }
+
+var _ ports.Store = (*Store)(nil)
 
 // Open opens (creating it and its folder when missing) the SQLite database at
 // path, applies the pending migrations and returns the store with a cleanup
@@ -129,6 +134,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), err
 		write:  db.New(s.count(writer)),
 		readDB: s.count(reader),
 		begin:  s.inTx,
+		waker:  &s.waker,
 	}.repos()
 	cleanup := func() {
 		reader.Close()
@@ -199,7 +205,8 @@ func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 
 	conn := s.count(tx)
 	q := db.New(conn)
-	err = fn(conns{read: q, write: q, readDB: conn})
+	notes := &txNotes{}
+	err = fn(conns{read: q, write: q, readDB: conn, waker: &s.waker, notes: notes})
 	done = true
 	if err != nil {
 		// The rollback error, if any, says less than fn's: the transaction is
@@ -210,8 +217,14 @@ func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 	if err := tx.Commit(); err != nil {
 		return storeError("commit", err)
 	}
+	if notes.appended {
+		s.waker.Wake()
+	}
 	return nil
 }
+
+// Subscribe implements ports.EventWaker.
+func (s *Store) Subscribe() (<-chan struct{}, func()) { return s.waker.Subscribe() }
 
 // Ping reports whether the database can be reached; a failure is of kind
 // domain.Unavailable. It asks the reader pool only: the writer connection may
@@ -234,6 +247,26 @@ type conns struct {
 	readDB db.DBTX
 	// begin opens a transaction on the writer; it is nil inside one.
 	begin func(ctx context.Context, fn func(conns) error) error
+	// waker is the store's; notes, nil outside a transaction, what the
+	// transaction did that matters after its commit.
+	waker *wakeup.Broadcaster
+	notes *txNotes
+}
+
+// txNotes is what a transaction did that matters once it commits.
+type txNotes struct {
+	appended bool // events were appended
+}
+
+// appended notes that events were appended: their readers are woken at
+// once outside a transaction, where the write has committed, and at the
+// commit inside one.
+func (c conns) appended() {
+	if c.notes == nil {
+		c.waker.Wake()
+		return
+	}
+	c.notes.appended = true
 }
 
 // atomically runs fn as one unit of work: inside InTx on the transaction's
@@ -260,5 +293,6 @@ func (c conns) repos() ports.Repos {
 		Tags:        tags{c},
 		Comments:    comments{c},
 		Sessions:    sessions{c},
+		Events:      events{c},
 	}
 }

@@ -41,6 +41,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Comments", commentTests},
 		{"Sessions", sessionTests},
 		{"Idempotency", idempotencyTests},
+		{"Events", eventTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -23,6 +23,23 @@ type Comment struct {
 	UpdatedAt pgtype.Timestamptz
 }
 
+type Event struct {
+	ID              int64
+	Type            string
+	Topic           string
+	CreatedAt       pgtype.Timestamptz
+	PostID          int64
+	PostAuthorID    int64
+	CommentAuthorID int64
+	Draft           bool
+	Payload         []byte
+}
+
+type EventID struct {
+	Single bool
+	LastID int64
+}
+
 type IdempotencyKey struct {
 	Key         string
 	Fingerprint string

@@ -23,6 +23,18 @@ type Comment struct {
 	UpdatedAt int64
 }
 
+type Event struct {
+	ID              int64
+	Type            string
+	Topic           string
+	CreatedAt       int64
+	PostID          int64
+	PostAuthorID    int64
+	CommentAuthorID int64
+	Draft           int64
+	Payload         string
+}
+
 type IdempotencyKey struct {
 	Key         string
 	Fingerprint string

@@ -1,0 +1,138 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/stacktest"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// outbox reads every event in the store.
+func outbox(t *testing.T, store ports.Store) []domain.Event {
+	t.Helper()
+	events, err := store.Repos().Events.After(context.Background(), 0, 0, ports.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// eventLine is what a test compares of an event: its type and facts.
+func eventLine(e domain.Event) string {
+	return fmt.Sprintf("%s post=%d author=%d commenter=%d draft=%t", e.Type, e.PostID, e.PostAuthorID, e.CommentAuthorID, e.Draft)
+}
+
+// TestEveryWriteRecordsItsEvent runs each write of posts, comments and area
+// B's records and checks that exactly its event was appended, with the
+// facts that decide who sees it, and that a write that fails appends none.
+func TestEveryWriteRecordsItsEvent(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			store := s.Open(t)
+			w := newAccountWorld(t, store)
+			svc := stacktest.NewStack(t, store, stacktest.Options{}).Services
+			ann := w.register(t, "ann@example.com")
+			bob := w.register(t, "bob@example.com")
+			a, b := ann.User.ID, bob.User.ID
+			seen := 0
+			expect := func(what string, want ...string) {
+				t.Helper()
+				events := outbox(t, store)
+				var got []string
+				for _, e := range events[seen:] {
+					got = append(got, eventLine(e))
+				}
+				seen = len(events)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: events\n\t%q\nwant\n\t%q", what, got, want)
+				}
+			}
+			must := func(what string, err error) {
+				t.Helper()
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+			}
+
+			draft, err := w.posts.Create(ctx, ann, ports.PostInput{Title: "Draft", Body: "b", Status: domain.StatusDraft})
+			must("create", err)
+			p := draft.Post.ID()
+			expect("create a draft", fmt.Sprintf("post.created post=%d author=%d commenter=0 draft=true", p, a))
+			_, err = w.posts.Create(ctx, ann, ports.PostInput{Title: "Bad", Body: "b", Status: domain.StatusDraft, TagIDs: []int64{999}})
+			if err == nil {
+				t.Fatal("create with an unknown tag: no error")
+			}
+			expect("a create that fails")
+
+			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Title: ports.Some("Draft 2")}, ports.Precondition{})
+			must("update", err)
+			expect("update a draft", fmt.Sprintf("post.updated post=%d author=%d commenter=0 draft=true", p, a))
+			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Status: ports.Some(domain.StatusPublished)}, ports.Precondition{})
+			must("publish", err)
+			expect("publish", fmt.Sprintf("post.published post=%d author=%d commenter=0 draft=false", p, a))
+			_, err = w.posts.Update(ctx, bob, p, ports.PostPatch{Title: ports.Some("Mine")}, ports.Precondition{})
+			if !errors.Is(err, domain.ErrForbidden) {
+				t.Fatalf("update by another: got %v, want forbidden", err)
+			}
+			expect("a refused update")
+
+			c, err := w.comments.Create(ctx, bob, p, "Hi")
+			must("comment", err)
+			expect("comment", fmt.Sprintf("comment.created post=%d author=%d commenter=%d draft=false", p, a, b))
+			_, err = w.comments.Update(ctx, bob, c.Comment.ID, "Hello", ports.Precondition{})
+			must("edit comment", err)
+			expect("edit comment", fmt.Sprintf("comment.updated post=%d author=%d commenter=%d draft=false", p, a, b))
+
+			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})
+			must("unpublish", err)
+			expect("unpublish", fmt.Sprintf("post.unpublished post=%d author=%d commenter=0 draft=true", p, a))
+			// The post's author deletes Bob's comment; the event names Bob.
+			must("delete comment", w.comments.Delete(ctx, ann, c.Comment.ID, ports.Precondition{}))
+			expect("delete comment", fmt.Sprintf("comment.deleted post=%d author=%d commenter=%d draft=true", p, a, b))
+			events := outbox(t, store)
+			if got := events[len(events)-1].Payload.Author; got == nil || got.ID != b {
+				t.Errorf("comment.deleted by the post's author: payload author %+v, want Bob", got)
+			}
+			must("delete post", w.posts.Delete(ctx, ann, p, ports.Precondition{}))
+			expect("delete post", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=true", p, a))
+
+			kept, err := w.posts.Create(ctx, bob, ports.PostInput{Title: "Bob's", Body: "b", Status: domain.StatusPublished})
+			must("create", err)
+			expect("create published", fmt.Sprintf("post.created post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
+			must("delete account", w.profile.Delete(ctx, bob, "password1", ports.Precondition{}))
+			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
+
+			person, err := svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
+			must("create person", err)
+			_, err = svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "PAT@example.com"})
+			if !errors.Is(err, domain.ErrEmailTaken) {
+				t.Fatalf("duplicate person: got %v", err)
+			}
+			_, err = svc.People.Patch(ctx, person.ID, ports.PersonPatch{Name: ports.Some("Pat B")}, ports.Precondition{})
+			must("patch person", err)
+			must("delete person", svc.People.Delete(ctx, person.ID, ports.Precondition{}))
+			if err := svc.People.Delete(ctx, person.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+				t.Fatalf("delete a missing person: got %v", err)
+			}
+			zero := "post=0 author=0 commenter=0 draft=false"
+			expect("people", "user.created "+zero, "user.updated "+zero, "user.deleted "+zero)
+
+			product, err := svc.Products.Create(ctx, ports.ProductInput{Name: "Pen", PriceCents: 100})
+			must("create product", err)
+			_, err = svc.Products.Replace(ctx, product.ID, ports.ProductInput{Name: "Pen 2", PriceCents: 200}, ports.Precondition{})
+			must("replace product", err)
+			must("delete product", svc.Products.Delete(ctx, product.ID, ports.Precondition{}))
+			expect("products", "product.created "+zero, "product.updated "+zero, "product.deleted "+zero)
+			events = outbox(t, store)
+			if got := events[len(events)-1].Payload.Product; got == nil || got.Name != "Pen 2" {
+				t.Errorf("product.deleted payload %+v, want the product as it was", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,72 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// EventFilter narrows what EventRepository.After returns.
+type EventFilter struct {
+	// Topics keeps events of these topics (domain.Topics); none keeps all.
+	Topics []string
+	// PostID keeps the events about one post and its comments; 0 keeps all.
+	PostID int64
+}
+
+// EventRepository is the outbox: every change of posts, comments and area
+// B's records appends its event in the transaction that makes the change,
+// so that an event exists exactly when its change was committed.
+type EventRepository interface {
+	// Append stores e and sets its ID. IDs grow in the order the
+	// transactions that append them commit, so that a reader who has seen
+	// every event up to some ID will never see another event at or below
+	// it: a reader may resume after the last ID it saw without missing
+	// anything. A transaction should append its events last, just before
+	// it commits, since a store may hold other appenders off from the
+	// append to the commit.
+	Append(ctx context.Context, e *domain.Event) error
+	// After returns, in ID order, up to limit events f keeps whose ID is
+	// above after.
+	After(ctx context.Context, after int64, limit int, f EventFilter) ([]domain.Event, error)
+	// Prune removes the events created before cutoff and says how many
+	// went. It may run on every replica at once.
+	Prune(ctx context.Context, cutoff time.Time) (int64, error)
+}
+
+// EventWaker tells readers of the outbox when events may have been
+// committed, so that they need not poll often. A wake-up may be lost (a
+// replica that misses a notification of another one) or come with no new
+// event; readers still read the outbox itself, and poll it now and then.
+type EventWaker interface {
+	// Subscribe returns a channel that receives after events were
+	// committed, and a function that ends the subscription. A subscriber
+	// that has not taken the last wake-up yet misses none by not taking
+	// it: the channel holds one, and the waker never waits for it.
+	Subscribe() (<-chan struct{}, func())
+}
+
+// EventViewer is who reads events: a user (User 0: anonymous).
+type EventViewer struct {
+	User int64
+}
+
+// Events is the driving port of the event stream.
+type Events interface {
+	// Read returns, in ID order, the events after after that f keeps and
+	// viewer may see, each with how much of it viewer may see, reading at
+	// most limit events of the outbox, and the ID to read after next time.
+	Read(ctx context.Context, viewer EventViewer, after int64, f EventFilter, limit int) ([]VisibleEvent, int64, error)
+	// Subscribe is EventWaker.Subscribe.
+	Subscribe() (<-chan struct{}, func())
+	// Prune removes the events older than the retention.
+	Prune(ctx context.Context) (int64, error)
+}
+
+// VisibleEvent is an event with how much of it a reader may see: never
+// domain.EventHidden.
+type VisibleEvent struct {
+	Event domain.Event
+	View  domain.EventView
+}
