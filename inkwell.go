@@ -30,4 +30,5 @@ type Service struct {
 	Server *httpapi.Server
 	Store  ports.Store
 	Tokens ports.Tokens
+	Events ports.Events
 }

@@ -45,10 +45,12 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
+	events := useCases.Events
 	service := &Service{
 		Server: server,
 		Store:  store,
 		Tokens: tokens,
+		Events: events,
 	}
 	return service, func() {
 		cleanup()

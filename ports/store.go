@@ -35,7 +35,7 @@ type Repos struct {
 	Sessions   SessionRepository
 	// Idempotency keeps the Idempotency-Key records of POST requests.
 	Idempotency IdempotencyRepository
-	Events     EventRepository
+	Events      EventRepository
 }
 
 // UserRepository keeps area A accounts.

@@ -20,5 +20,5 @@ type UseCases struct {
 	// Idempotency keeps the answers of requests sent with an
 	// Idempotency-Key.
 	Idempotency Idempotency
-	Events   Events
+	Events      Events
 }

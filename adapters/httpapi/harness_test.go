@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -55,6 +56,10 @@ type options struct {
 	files ports.FileStore
 	// rateLimit is RATE_LIMIT_PER_MINUTE; 0 leaves the limit off.
 	rateLimit int
+	// crudToken is CRUD_AUTH=token; heartbeat and poll the event streams'
+	// timings (a minute each by default, so that tests see wake-ups).
+	crudToken       bool
+	heartbeat, poll time.Duration
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -87,7 +92,11 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	if o.stateful == nil {
 		o.stateful = statefulDefault
 	}
-	httpCfg := httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL, TrustedProxies: o.trustedProxies}
+	httpCfg := httpapi.Config{
+		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
+		TrustedProxies:   o.trustedProxies,
+		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute), EventsPoll: cmp.Or(o.poll, time.Minute),
+	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
 }
@@ -101,7 +110,7 @@ func (h *harness) listen() string {
 		h.t.Fatal(err)
 	}
 	go func() { _ = h.server.Serve(l) }()
-	h.t.Cleanup(func() { _ = h.server.App().Shutdown() })
+	h.t.Cleanup(func() { _ = h.server.Shutdown(10 * time.Second) })
 	return "http://" + l.Addr().String()
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // timeLayout is how every timestamp leaves the service: RFC 3339 in UTC with
@@ -82,15 +83,34 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 // storageURL is the absolute URL of a stored file, or nil for none: the
 // file store's public URL when it has one, else the file under /storage/.
 func (s *Server) storageURL(c *fiber.Ctx, path string) *string {
+	return storageURLOf(s.linksOf(c), path)
+}
+
+// links is what the absolute URLs of a body start from: the base URL of
+// the API, and the file store's own public URLs when it has them. The
+// streams and webhooks render bodies away from any request, so they carry
+// both together.
+type links struct {
+	base   string
+	public ports.PublicFiles
+}
+
+// linksOf gives the links of bodies answering c.
+func (s *Server) linksOf(c *fiber.Ctx) links {
+	return links{base: s.baseURL(c), public: s.public}
+}
+
+// storageURLOf is storageURL with the links given.
+func storageURLOf(l links, path string) *string {
 	if path == "" {
 		return nil
 	}
-	if s.public != nil {
-		if u, ok := s.public.PublicURL(path); ok {
+	if l.public != nil {
+		if u, ok := l.public.PublicURL(path); ok {
 			return &u
 		}
 	}
-	u := s.baseURL(c) + "/storage/" + path
+	u := l.base + "/storage/" + path
 	return &u
 }
 

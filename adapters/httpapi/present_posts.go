@@ -95,6 +95,12 @@ const (
 // presentPost renders v for the API version whose path prefix is apiPrefix
 // ("/api/v1" or "/api/v2").
 func (s *Server) presentPost(c *fiber.Ctx, apiPrefix string, v ports.PostView, detail postDetail) postJSON {
+	return postOf(s.linksOf(c), apiPrefix, v, detail)
+}
+
+// postOf is presentPost with the links given, for
+// representations made outside a request's handler (events).
+func postOf(l links, apiPrefix string, v ports.PostView, detail postDetail) postJSON {
 	p := v.Post
 	out := postJSON{
 		ID:   p.ID(),
@@ -104,13 +110,13 @@ func (s *Server) presentPost(c *fiber.Ctx, apiPrefix string, v ports.PostView, d
 			Slug:        p.Slug(),
 			Excerpt:     p.Excerpt(),
 			Status:      string(p.Status()),
-			ImageURL:    s.storageURL(c, p.ImagePath()),
+			ImageURL:    storageURLOf(l, p.ImagePath()),
 			PublishedAt: formatTimePtr(p.PublishedAt()),
 			CreatedAt:   formatTime(p.CreatedAt()),
 			UpdatedAt:   formatTime(p.UpdatedAt()),
 		},
-		Relationships: postRelationships{Author: s.presentAuthor(c, v.Author), Tags: presentTags(v.Tags)},
-		Links:         selfLink{Self: s.baseURL(c) + apiPrefix + "/posts/" + strconv.FormatInt(p.ID(), 10)},
+		Relationships: postRelationships{Author: authorOf(l, v.Author), Tags: presentTags(v.Tags)},
+		Links:         selfLink{Self: l.base + apiPrefix + "/posts/" + strconv.FormatInt(p.ID(), 10)},
 	}
 	if detail >= postSingle {
 		body := p.Body()
@@ -119,14 +125,14 @@ func (s *Server) presentPost(c *fiber.Ctx, apiPrefix string, v ports.PostView, d
 	if detail == postWithComments {
 		out.Relationships.Comments = make([]commentJSON, len(v.Comments))
 		for i, cv := range v.Comments {
-			out.Relationships.Comments[i] = s.presentComment(c, cv)
+			out.Relationships.Comments[i] = commentOf(l, cv)
 		}
 	}
 	return out
 }
 
-func (s *Server) presentAuthor(c *fiber.Ctx, u domain.User) *authorJSON {
-	return &authorJSON{ID: u.ID, Type: "user", Attributes: authorAttributes{Name: u.Name, AvatarURL: s.storageURL(c, u.AvatarPath)}}
+func authorOf(l links, u domain.User) *authorJSON {
+	return &authorJSON{ID: u.ID, Type: "user", Attributes: authorAttributes{Name: u.Name, AvatarURL: storageURLOf(l, u.AvatarPath)}}
 }
 
 func presentTag(t domain.Tag) tagJSON {
@@ -142,6 +148,11 @@ func presentTags(tags []domain.Tag) []tagJSON {
 }
 
 func (s *Server) presentComment(c *fiber.Ctx, v ports.CommentView) commentJSON {
+	return commentOf(s.linksOf(c), v)
+}
+
+// commentOf is presentComment with the links given.
+func commentOf(l links, v ports.CommentView) commentJSON {
 	cm := v.Comment
 	return commentJSON{
 		ID:   cm.ID,
@@ -151,7 +162,7 @@ func (s *Server) presentComment(c *fiber.Ctx, v ports.CommentView) commentJSON {
 			CreatedAt: formatTime(cm.CreatedAt),
 			UpdatedAt: formatTime(cm.UpdatedAt),
 		},
-		Relationships: commentRelationships{Author: s.presentAuthor(c, v.Author)},
-		Links:         selfLink{Self: s.baseURL(c) + "/api/v1/comments/" + strconv.FormatInt(cm.ID, 10)},
+		Relationships: commentRelationships{Author: authorOf(l, v.Author)},
+		Links:         selfLink{Self: l.base + "/api/v1/comments/" + strconv.FormatInt(cm.ID, 10)},
 	}
 }

@@ -3,6 +3,8 @@
 package httpapi
 
 import (
+	"cmp"
+	"context"
 	"log/slog"
 	"net/netip"
 	"strings"
@@ -45,6 +47,12 @@ type Config struct {
 	// the middleware alone can serve (BENCH_ENDPOINTS). It is off by default
 	// and not in the OpenAPI document: it is no part of the API.
 	BenchEndpoints bool
+	// EventsHeartbeat is how often an idle event stream sends a comment
+	// line (EVENTS_HEARTBEAT); 15 seconds when zero.
+	EventsHeartbeat time.Duration
+	// EventsPoll is how often an event stream reads the outbox without
+	// being woken, in case a wake-up was lost; 5 seconds when zero.
+	EventsPoll time.Duration
 }
 
 // Services are the driving ports the routes call, and what the probes and
@@ -76,11 +84,16 @@ type Server struct {
 	sessions ports.Sessions
 	files    ports.FileStore
 	public   ports.PublicFiles
+	events   ports.Events
 	auth     *authenticator
 	proxies  proxies
 	app      *fiber.App
 	metrics  *metrics
 	labels   *routeLabels
+	// streams ends when the server shuts down, and with it every event
+	// stream, which would otherwise hold the drain open.
+	streams     context.Context
+	stopStreams context.CancelFunc
 }
 
 // New builds the Fiber app with every route of both areas.
@@ -92,8 +105,12 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies: cfg.TrustedProxies,
+		events:  svc.Events,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
+	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
+	s.cfg.EventsPoll = cmp.Or(cfg.EventsPoll, defaultEventPoll)
+	s.streams, s.stopStreams = context.WithCancel(context.Background())
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
 		// handler returns; fasthttp otherwise reuses their memory.
@@ -151,6 +168,13 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 // Serve serves it.
 func (s *Server) App() *fiber.App { return s.app }
 
+// Shutdown ends the event streams, stops accepting connections and waits
+// up to timeout for the requests in flight.
+func (s *Server) Shutdown(timeout time.Duration) error {
+	s.stopStreams()
+	return s.app.ShutdownWithTimeout(timeout)
+}
+
 func (s *Server) routes() {
 	v1 := s.app.Group("/api/v1")
 	v1.Post("/register", s.register)
@@ -182,6 +206,8 @@ func (s *Server) routes() {
 	v1.Put("/comments/:comment", auth, conditional.Tag, s.updateComment)
 	v1.Patch("/comments/:comment", auth, conditional.Tag, s.updateComment)
 	v1.Delete("/comments/:comment", auth, s.deleteComment)
+
+	v1.Get("/events", s.streamEvents)
 
 	// Version 2 guards each route rather than the group: a group middleware
 	// would also run for area B's /api/v2/users.

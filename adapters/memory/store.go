@@ -241,7 +241,7 @@ type state struct {
 	comments     map[int64]domain.Comment
 	sessions     map[string]domain.Session // by IDHash
 	idempotency  map[string]ports.IdempotencyRecord
-	events       []storedEvent             // in ID order
+	events       []storedEvent // in ID order
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 }

@@ -54,6 +54,10 @@ type environment struct {
 	PprofAddr              string        `env:"PPROF_ADDR"`
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 	ScaleOut
+
+	// Events: the outbox's retention and the streams' heartbeat.
+	EventsRetention time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
+	EventsHeartbeat time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -175,6 +179,10 @@ func (e environment) check() error {
 		return fmt.Errorf("REQUEST_TIMEOUT: %s must be positive", e.RequestTimeout)
 	case e.BodyLimitBytes <= 0:
 		return fmt.Errorf("BODY_LIMIT_BYTES: %d must be positive", e.BodyLimitBytes)
+	case e.EventsRetention <= 0:
+		return fmt.Errorf("EVENTS_RETENTION: %s must be positive", e.EventsRetention)
+	case e.EventsHeartbeat <= 0:
+		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
 	}
@@ -277,6 +285,7 @@ func (e environment) service() inkwell.Config {
 			CrudRequireToken: e.CrudAuth == "token",
 			StatefulDomains:  e.StatefulDomains,
 			BenchEndpoints:   e.BenchEndpoints,
+			EventsHeartbeat:  e.EventsHeartbeat,
 		},
 		Accounts: app.AccountsConfig{
 			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
@@ -290,6 +299,7 @@ func (e environment) service() inkwell.Config {
 		// that belongs to a request that died; answers are replayed for a
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
+		Events:      app.EventsConfig{Retention: e.EventsRetention},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
 	}

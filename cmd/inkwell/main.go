@@ -30,6 +30,7 @@ import (
 
 	"github.com/inkwell/inkwell"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 func main() {
@@ -94,6 +95,8 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 		defer stopProfiling()
 	}
 
+	go pruneEvents(ctx, svc.Events, log)
+
 	// The listeners open once the store is migrated, so that nothing
 	// accepts a connection the service is not ready to answer.
 	listeners, err := listen(cfg.listenAddrs(), cfg.Port, log)
@@ -109,7 +112,6 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	// One app serves every listener: fasthttp's Server.Serve may run on
 	// several at once, and its shutdown closes them all and waits for the
 	// connections of each.
-	app := svc.Server.App()
 	errc := make(chan error, len(listeners))
 	for _, ln := range listeners {
 		go func() { errc <- svc.Server.Serve(ln) }()
@@ -122,7 +124,9 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: draining requests in flight")
-	shutdownErr := app.ShutdownWithTimeout(30 * time.Second)
+	// Shutdown ends the event streams first, which would otherwise hold
+	// the drain open until its timeout.
+	shutdownErr := svc.Server.Shutdown(30 * time.Second)
 	// A listener whose Serve had not started when the shutdown ran is not
 	// among those it closed; closing it makes that Serve return at once.
 	for _, ln := range listeners {
@@ -148,6 +152,30 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 	cleanup()
 	fmt.Fprintln(out, "migrations applied")
 	return nil
+}
+
+// eventPruneInterval is how often each replica prunes the outbox. Pruning
+// is idempotent, so replicas need not agree on who does it.
+const eventPruneInterval = time.Hour
+
+// pruneEvents removes events older than the retention, at start and then
+// every eventPruneInterval, until ctx ends.
+func pruneEvents(ctx context.Context, events ports.Events, log *slog.Logger) {
+	for {
+		if n, err := events.Prune(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			log.Error("prune events", "err", err)
+		} else if n > 0 {
+			log.Info("pruned events", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(eventPruneInterval):
+		}
+	}
 }
 
 // defaultGCPercent is the garbage collector's target when GOGC is not set.

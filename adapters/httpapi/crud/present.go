@@ -128,3 +128,11 @@ func formatCents(c int64) string {
 	}
 	return s
 }
+
+// PersonJSON is the representation of an area B user, for what carries one
+// outside the CRUD routes (events).
+func PersonJSON(p domain.Person) any { return presentPerson(p) }
+
+// ProductJSON is the representation of a product, for what carries one
+// outside the CRUD routes (events).
+func ProductJSON(p domain.Product) any { return presentProduct(p) }

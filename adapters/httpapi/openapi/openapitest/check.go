@@ -345,3 +345,28 @@ func (v *validator) unroutedError(path string, body []byte, wantMessage string) 
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
+
+// CheckSchema validates raw, a JSON document that no response carries
+// whole (a message of an event stream, a webhook's body), against the
+// document's component schema name.
+func CheckSchema(t testing.TB, name string, raw []byte) {
+	t.Helper()
+	v, err := load()
+	if err != nil {
+		t.Errorf("openapitest: %v", err)
+		return
+	}
+	ref, ok := v.doc.Components.Schemas[name]
+	if !ok {
+		t.Errorf("openapitest: the document has no schema %q", name)
+		return
+	}
+	var value any
+	if err := json.Unmarshal(raw, &value); err != nil {
+		t.Errorf("openapitest: %s is not JSON: %v", raw, err)
+		return
+	}
+	if err := ref.Value.VisitJSON(value, openapi3.MultiErrors()); err != nil {
+		t.Errorf("OpenAPI schema %s and the server disagree on %s: %s", name, raw, oneLine(err))
+	}
+}

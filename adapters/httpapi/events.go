@@ -1,0 +1,260 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Defaults of the event stream's timings; Config may change them.
+const (
+	// defaultHeartbeat is how often an idle stream sends a comment line, so
+	// that proxies keep it open and a gone client is noticed.
+	defaultHeartbeat = 15 * time.Second
+	// defaultEventPoll is how often a stream reads the outbox without being
+	// woken: a safety net for wake-ups that were lost.
+	defaultEventPoll = 5 * time.Second
+)
+
+// streamBatch is how many events of the outbox one read of a stream takes.
+const streamBatch = 100
+
+// streamWriteTimeout bounds each write of a stream: a subscriber that does
+// not read what its buffers hold within it is disconnected, and resumes
+// with Last-Event-ID, rather than holding a goroutine and memory forever.
+const streamWriteTimeout = 10 * time.Second
+
+// areaBTopics are the topics of area B, whose records everybody may read.
+var areaBTopics = []string{domain.TopicUsers, domain.TopicProducts}
+
+// eventJSON is an event as streams and webhooks carry it.
+type eventJSON struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	CreatedAt string `json:"created_at"`
+	Data      any    `json:"data"`
+}
+
+// bareJSON is what a reader who may not see a draft learns of a post that
+// became one: which post left their view.
+type bareJSON struct {
+	ID   int64  `json:"id"`
+	Type string `json:"type"`
+}
+
+// eventOf renders e, as much of it as view allows, with links l.
+func eventOf(l links, e domain.Event, view domain.EventView) eventJSON {
+	out := eventJSON{ID: strconv.FormatInt(e.ID, 10), Type: string(e.Type), CreatedAt: formatTime(e.CreatedAt)}
+	p := e.Payload
+	switch {
+	case view == domain.EventBare:
+		out.Data = bareJSON{ID: e.PostID, Type: "post"}
+	case p.Post != nil:
+		tags := p.Tags
+		if tags == nil {
+			tags = []domain.Tag{}
+		}
+		v := ports.PostView{Post: domain.RestorePost(*p.Post), Author: authorUser(p.Author), Tags: tags}
+		out.Data = postOf(l, apiV1, v, postSingle)
+	case p.Comment != nil:
+		out.Data = commentOf(l, ports.CommentView{Comment: *p.Comment, Author: authorUser(p.Author)})
+	case p.Person != nil:
+		out.Data = crud.PersonJSON(*p.Person)
+	case p.Product != nil:
+		out.Data = crud.ProductJSON(*p.Product)
+	}
+	return out
+}
+
+func authorUser(a *domain.EventAuthor) domain.User {
+	if a == nil {
+		return domain.User{}
+	}
+	return domain.User{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
+}
+
+// streamEvents serves GET /api/v1/events as text/event-stream. An
+// authenticated caller sees every topic, as much as the API would show
+// them; an anonymous one only area B's, and only while area B is open.
+// The stream always reads the outbox, from Last-Event-ID on, so that a
+// lost wake-up or a reconnect never loses or repeats an event.
+func (s *Server) streamEvents(c *fiber.Ctx) error {
+	actor, signedIn, err := s.auth.actor(c)
+	if err != nil {
+		return err
+	}
+	f, after, err := eventQuery(c)
+	if err != nil {
+		return err
+	}
+	if !signedIn {
+		if s.cfg.CrudRequireToken {
+			return domain.ErrUnauthenticated
+		}
+		if f.PostID != 0 || slices.ContainsFunc(f.Topics, func(t string) bool { return !slices.Contains(areaBTopics, t) }) {
+			return domain.ErrUnauthenticated
+		}
+		if len(f.Topics) == 0 {
+			f.Topics = areaBTopics
+		}
+	}
+	st := &stream{
+		events:    s.events,
+		viewer:    ports.EventViewer{User: actor.User.ID},
+		filter:    f,
+		after:     after,
+		links:     s.linksOf(c),
+		conn:      c.Context().Conn(),
+		heartbeat: s.cfg.EventsHeartbeat,
+		poll:      s.cfg.EventsPoll,
+		done:      s.streams.Done(),
+	}
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	// nginx buffers responses unless told not to, which would hold events
+	// back until its buffer fills.
+	c.Set("X-Accel-Buffering", "no")
+	c.Context().SetBodyStreamWriter(st.run)
+	return nil
+}
+
+// eventQuery reads the stream's filters and where it resumes.
+func eventQuery(c *fiber.Ctx) (ports.EventFilter, int64, error) {
+	var f ports.EventFilter
+	var broken []domain.Violation
+	if raw := c.Query("topics"); raw != "" {
+		for _, t := range strings.Split(raw, ",") {
+			t = strings.TrimSpace(t)
+			if !slices.Contains(domain.Topics, t) {
+				broken = append(broken, domain.Violation{Field: "topics", Rule: domain.RuleOf(domain.RuleIn, domain.Topics...)})
+				break
+			}
+			if !slices.Contains(f.Topics, t) {
+				f.Topics = append(f.Topics, t)
+			}
+		}
+	}
+	if raw := c.Query("post"); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		switch {
+		case err != nil:
+			broken = append(broken, domain.Violation{Field: "post", Rule: domain.RuleInteger})
+		case id < 1:
+			broken = append(broken, domain.Violation{Field: "post", Rule: domain.RuleN(domain.RuleMinValue, 1)})
+		}
+		f.PostID = id
+	}
+	var after int64
+	if raw := c.Get("Last-Event-ID"); raw != "" {
+		id, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+		if err != nil || id < 0 {
+			broken = append(broken, domain.Violation{Field: "Last-Event-ID", Rule: domain.RuleInteger})
+		}
+		after = id
+	}
+	if len(broken) > 0 {
+		return f, 0, domain.InvalidFields(broken...)
+	}
+	return f, after, nil
+}
+
+// netConn is what a stream needs of its connection: a deadline per write.
+type netConn interface {
+	SetWriteDeadline(time.Time) error
+}
+
+// stream is one subscriber's event stream. It runs in the goroutine
+// fasthttp gives the response body, after the handler returned.
+type stream struct {
+	events    ports.Events
+	viewer    ports.EventViewer
+	filter    ports.EventFilter
+	after     int64
+	links     links
+	conn      netConn
+	heartbeat time.Duration
+	poll      time.Duration
+	done      <-chan struct{} // closed when the server shuts down
+}
+
+// run writes events until the client goes, a write times out, the outbox
+// cannot be read or the server shuts down; each ends the response, and the
+// client resumes from the last id it received.
+func (st *stream) run(w *bufio.Writer) {
+	wake, stop := st.events.Subscribe()
+	defer stop()
+	heartbeat := time.NewTicker(st.heartbeat)
+	defer heartbeat.Stop()
+	poll := time.NewTicker(st.poll)
+	defer poll.Stop()
+
+	// The retry field tells the browser how soon to reconnect; sending it
+	// at once also sends the headers.
+	fmt.Fprintf(w, "retry: %d\n\n", 2000)
+	if st.flush(w) != nil {
+		return
+	}
+	for {
+		more, err := st.send(w)
+		if err != nil {
+			return
+		}
+		if more {
+			continue
+		}
+		select {
+		case <-st.done:
+			return
+		case <-wake:
+		case <-poll.C:
+		case <-heartbeat.C:
+			w.WriteString(": keep-alive\n\n")
+			if st.flush(w) != nil {
+				return
+			}
+		}
+	}
+}
+
+// send writes the events the viewer may see of one read of the outbox and
+// says whether the read was full, so that more may follow at once.
+func (st *stream) send(w *bufio.Writer) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	events, next, err := st.events.Read(ctx, st.viewer, st.after, st.filter, streamBatch)
+	if err != nil {
+		return false, err
+	}
+	more := next != st.after
+	st.after = next
+	if len(events) == 0 {
+		return more, nil
+	}
+	for _, ve := range events {
+		data, err := json.Marshal(eventOf(st.links, ve.Event, ve.View))
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ve.Event.ID, ve.Event.Type, data)
+	}
+	return more, st.flush(w)
+}
+
+// flush sends what w holds within streamWriteTimeout.
+func (st *stream) flush(w *bufio.Writer) error {
+	if st.conn != nil {
+		_ = st.conn.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	}
+	return w.Flush()
+}
