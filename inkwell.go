@@ -7,6 +7,7 @@ package inkwell
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -20,6 +21,8 @@ type Config struct {
 	Limit       app.RequestLimitConfig
 	Idempotency app.IdempotencyConfig
 	Events      app.EventsConfig
+	Webhooks    webhooks.Config
+	Delivery    app.WebhooksConfig
 	Passwords   passwords.Config
 	Files       FilesConfig
 }
@@ -31,4 +34,6 @@ type Service struct {
 	Store  ports.Store
 	Tokens ports.Tokens
 	Events ports.Events
+	// Webhooks delivers webhooks; every replica runs it.
+	Webhooks *app.WebhookWorker
 }

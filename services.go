@@ -2,6 +2,7 @@ package inkwell
 
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -9,7 +10,7 @@ import (
 // NewUseCases builds every use case on store. Build and the tests take the
 // use cases from here, so the tests run the graph the service runs, and a
 // second transport would take the same set.
-func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig) ports.UseCases {
+func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, sender ports.WebhookSender, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig) ports.UseCases {
 	acc := app.NewAccounts(store, hasher, secrets, clock, accounts)
 	uc := ports.UseCases{
 		Accounts:    acc,
@@ -23,6 +24,7 @@ func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 		Sessions:    app.NewSessions(store, acc, secrets, clock, sessions),
 		Idempotency: app.NewIdempotency(store, clock, idempotency),
 		Events:      app.NewEvents(store, clock, events),
+		Webhooks:    app.NewWebhooks(store, secrets, sender, clock),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.
@@ -41,4 +43,10 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore) ht
 	pools, _ := store.(ports.PoolReporter)
 	queries, _ := store.(ports.QueryCounter)
 	return httpapi.Services{UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries}
+}
+
+// newWebhookSender sends deliveries with the body the event stream sends,
+// its links below APP_URL and its files at the file store's URLs.
+func newWebhookSender(cfg webhooks.Config, http httpapi.Config, files ports.FileStore) *webhooks.Sender {
+	return webhooks.New(cfg, httpapi.EventBody(http.AppURL, files))
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/adapters/webhooks"
+	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -19,12 +21,14 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Limit", "Idempotency", "Events", "Passwords", "Files"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
 		clock.NewUTC, wire.Bind(new(ports.Clock), new(clock.UTC)),
 		openFiles,
+		newWebhookSender, wire.Bind(new(ports.WebhookSender), new(*webhooks.Sender)),
+		app.NewWebhookWorker,
 		NewUseCases,
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events"),
 		NewServices,

@@ -12,6 +12,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/app"
 	"log/slog"
 )
 
@@ -36,21 +37,26 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		return nil, nil, err
 	}
 	utc := clock.NewUTC()
+	webhooksConfig := cfg.Webhooks
+	sender := newWebhookSender(webhooksConfig, config, fileStore)
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
 	requestLimitConfig := cfg.Limit
 	idempotencyConfig := cfg.Idempotency
 	eventsConfig := cfg.Events
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig, eventsConfig)
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig, eventsConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
+	appWebhooksConfig := cfg.Delivery
+	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	service := &Service{
-		Server: server,
-		Store:  store,
-		Tokens: tokens,
-		Events: events,
+		Server:   server,
+		Store:    store,
+		Tokens:   tokens,
+		Events:   events,
+		Webhooks: webhookWorker,
 	}
 	return service, func() {
 		cleanup()

@@ -38,6 +38,7 @@ const (
 	RuleCredentials     Rule = "credentials"      // no account with this e-mail and password
 	RuleImage           Rule = "image"            // a file that is not an image
 	RuleDimensions      Rule = "dimensions"       // an image too wide or too high
+	RulePublicURL       Rule = "public_url"       // not an http(s) URL the service may call
 )
 
 // Rule names with parameters, for RuleOf and for matching Rule.Name.

@@ -25,4 +25,6 @@ type PasswordHasher interface {
 type SecretGenerator interface {
 	// TokenEntropy returns 40 random characters from [A-Za-z0-9].
 	TokenEntropy() string
+	// Key returns n random bytes, for keys such as webhook secrets.
+	Key(n int) []byte
 }

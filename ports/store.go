@@ -36,6 +36,8 @@ type Repos struct {
 	// Idempotency keeps the Idempotency-Key records of POST requests.
 	Idempotency IdempotencyRepository
 	Events      EventRepository
+	Webhooks    WebhookRepository
+	Deliveries  DeliveryRepository
 }
 
 // UserRepository keeps area A accounts.

@@ -21,4 +21,5 @@ type UseCases struct {
 	// Idempotency-Key.
 	Idempotency Idempotency
 	Events      Events
+	Webhooks    Webhooks
 }

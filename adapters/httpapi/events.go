@@ -55,7 +55,7 @@ type bareJSON struct {
 
 // eventOf renders e, as much of it as view allows, with links l.
 func eventOf(l links, e domain.Event, view domain.EventView) eventJSON {
-	out := eventJSON{ID: strconv.FormatInt(e.ID, 10), Type: string(e.Type), CreatedAt: formatTime(e.CreatedAt)}
+	out := eventJSON{ID: jsonID(e.ID), Type: string(e.Type), CreatedAt: formatTime(e.CreatedAt)}
 	p := e.Payload
 	switch {
 	case view == domain.EventBare:
@@ -76,6 +76,9 @@ func eventOf(l links, e domain.Event, view domain.EventView) eventJSON {
 	}
 	return out
 }
+
+// jsonID writes an event id as the string the event's JSON carries.
+func jsonID(id int64) string { return strconv.FormatInt(id, 10) }
 
 func authorUser(a *domain.EventAuthor) domain.User {
 	if a == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
+	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -60,6 +61,10 @@ type options struct {
 	// timings (a minute each by default, so that tests see wake-ups).
 	crudToken       bool
 	heartbeat, poll time.Duration
+	// webhooksPrivate is WEBHOOKS_ALLOW_PRIVATE; webhooks the delivery
+	// settings.
+	webhooksPrivate bool
+	webhooks        app.WebhooksConfig
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -77,16 +82,21 @@ type harness struct {
 	server  *httpapi.Server
 	// remote, once set by serve, is the base URL do sends requests to.
 	remote string
+	// worker delivers webhooks when a test runs it.
+	worker *app.WebhookWorker
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	stack := stacktest.NewStack(t, store, stacktest.Options{
-		BcryptCost:         o.bcryptCost,
-		Hasher:             o.hasher,
-		LoginMaxAttempts:   o.maxAttempts,
-		SessionLifetime:    sessionLifetime,
-		Files:              o.files,
-		RateLimitPerMinute: o.rateLimit,
+		BcryptCost:           o.bcryptCost,
+		Hasher:               o.hasher,
+		LoginMaxAttempts:     o.maxAttempts,
+		SessionLifetime:      sessionLifetime,
+		Files:                o.files,
+		RateLimitPerMinute:   o.rateLimit,
+		WebhooksAllowPrivate: o.webhooksPrivate,
+		Webhooks:             o.webhooks,
+		AppURL:               o.appURL,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {
@@ -98,7 +108,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute), EventsPoll: cmp.Or(o.poll, time.Minute),
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
-	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv}
+	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks}
 }
 
 // listen serves the app on a loopback port until the test ends and returns

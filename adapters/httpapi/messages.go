@@ -30,6 +30,7 @@ var laravelRules = map[string]string{
 	string(domain.RuleCredentials):     "The provided credentials are incorrect.",
 	string(domain.RuleImage):           "The :attribute field must be an image.",
 	string(domain.RuleDimensions):      "The :attribute field has invalid image dimensions.",
+	string(domain.RulePublicURL):       "The :attribute field must be a public http or https URL.",
 	domain.RuleMin:                     "The :attribute field must be at least :params characters.",
 	domain.RuleMax:                     "The :attribute field must not be greater than :params characters.",
 	domain.RuleMaxBytes:                "The :attribute field must not be greater than :params bytes.",

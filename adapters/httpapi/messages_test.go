@@ -14,7 +14,7 @@ var everyRule = []domain.Rule{
 	domain.RuleRequired, domain.RuleString, domain.RuleInteger, domain.RuleNumeric, domain.RuleBoolean,
 	domain.RuleArray, domain.RuleObject, domain.RuleNoNullBytes, domain.RuleUTF8, domain.RuleEmail,
 	domain.RuleConfirmed, domain.RuleUnique, domain.RuleExists, domain.RuleCurrentPassword,
-	domain.RuleCredentials, domain.RuleImage, domain.RuleDimensions,
+	domain.RuleCredentials, domain.RuleImage, domain.RuleDimensions, domain.RulePublicURL,
 	domain.RuleN(domain.RuleMin, 8), domain.RuleN(domain.RuleMax, 255), domain.RuleN(domain.RuleMaxBytes, 72),
 	domain.RuleN(domain.RuleMinValue, 1), domain.RuleN(domain.RuleMaxValue, 100), domain.RuleN(domain.RuleMinItems, 1),
 	domain.RuleN(domain.RuleMaxItems, 100), domain.RuleN(domain.RuleMaxKilobytes, 2048),

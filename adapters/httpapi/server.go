@@ -85,6 +85,7 @@ type Server struct {
 	files    ports.FileStore
 	public   ports.PublicFiles
 	events   ports.Events
+	webhooks ports.Webhooks
 	auth     *authenticator
 	proxies  proxies
 	app      *fiber.App
@@ -105,7 +106,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies: cfg.TrustedProxies,
-		events:  svc.Events,
+		events:  svc.Events, webhooks: svc.Webhooks,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
@@ -208,6 +209,13 @@ func (s *Server) routes() {
 	v1.Delete("/comments/:comment", auth, s.deleteComment)
 
 	v1.Get("/events", s.streamEvents)
+	v1.Get("/webhooks", auth, s.listWebhooks)
+	v1.Post("/webhooks", auth, s.createWebhook)
+	v1.Get("/webhooks/:webhook", auth, s.showWebhook)
+	v1.Put("/webhooks/:webhook", auth, s.replaceWebhook)
+	v1.Delete("/webhooks/:webhook", auth, s.deleteWebhook)
+	v1.Get("/webhooks/:webhook/deliveries", auth, s.listDeliveries)
+	v1.Post("/webhooks/:webhook/deliveries/:delivery/retry", auth, s.retryDelivery)
 
 	// Version 2 guards each route rather than the group: a group middleware
 	// would also run for area B's /api/v2/users.

@@ -136,6 +136,8 @@ func (u unit) repos() ports.Repos {
 		Comments:    comments{u},
 		Sessions:    sessions{u},
 		Events:      events{u},
+		Webhooks:    webhooks{u},
+		Deliveries:  deliveries{u},
 	}
 }
 
@@ -242,8 +244,13 @@ type state struct {
 	sessions     map[string]domain.Session // by IDHash
 	idempotency  map[string]ports.IdempotencyRecord
 	events       []storedEvent // in ID order
+	webhooks     map[int64]domain.Webhook
+	deliveries   map[int64]storedDelivery
+	// webhookCursor is the id of the last event turned into deliveries.
+	webhookCursor int64
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
+	lastWebhook, lastDelivery                                                               int64
 }
 
 func newState() *state {
@@ -265,6 +272,8 @@ func newState() *state {
 		comments:     map[int64]domain.Comment{},
 		sessions:     map[string]domain.Session{},
 		idempotency:  map[string]ports.IdempotencyRecord{},
+		webhooks:     map[int64]domain.Webhook{},
+		deliveries:   map[int64]storedDelivery{},
 	}
 }
 
@@ -287,5 +296,7 @@ func (s *state) clone() *state {
 	c.comments = maps.Clone(s.comments)
 	c.sessions = maps.Clone(s.sessions)
 	c.idempotency = maps.Clone(s.idempotency)
+	c.webhooks = maps.Clone(s.webhooks)
+	c.deliveries = maps.Clone(s.deliveries)
 	return &c
 }

@@ -119,6 +119,11 @@ func (r users) Delete(ctx context.Context, id int64) error {
 			}
 		}
 		s.deleteComments(func(c domain.Comment) bool { return c.UserID == id })
+		for wid, w := range s.webhooks {
+			if w.UserID == id {
+				s.deleteWebhook(wid)
+			}
+		}
 		return nil
 	})
 }

@@ -213,5 +213,7 @@ func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 		Comments:    comments{q: q},
 		Sessions:    sessions{q: q},
 		Events:      events{q: q},
+		Webhooks:    webhooks{q: q},
+		Deliveries:  deliveries{q: q},
 	}
 }

@@ -30,3 +30,12 @@ func (Secrets) TokenEntropy() string {
 	}
 	return string(b)
 }
+
+// Key returns n bytes from the system CSPRNG.
+func (Secrets) Key(n int) []byte {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("random: reading the system CSPRNG: " + err.Error())
+	}
+	return b
+}

@@ -294,5 +294,7 @@ func (c conns) repos() ports.Repos {
 		Comments:    comments{c},
 		Sessions:    sessions{c},
 		Events:      events{c},
+		Webhooks:    webhooks{c},
+		Deliveries:  deliveries{c},
 	}
 }

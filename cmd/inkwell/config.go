@@ -23,6 +23,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/s3files"
 	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 )
 
@@ -55,9 +56,11 @@ type environment struct {
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 	ScaleOut
 
-	// Events: the outbox's retention and the streams' heartbeat.
-	EventsRetention time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
-	EventsHeartbeat time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
+	// Events: the outbox's retention, the streams' heartbeat, and whether
+	// webhooks may call non-public addresses.
+	EventsRetention      time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
+	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
+	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -300,6 +303,7 @@ func (e environment) service() inkwell.Config {
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
 		Events:      app.EventsConfig{Retention: e.EventsRetention},
+		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
 	}

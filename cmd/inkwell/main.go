@@ -96,6 +96,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	}
 
 	go pruneEvents(ctx, svc.Events, log)
+	go svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) })
 
 	// The listeners open once the store is migrated, so that nothing
 	// accepts a connection the service is not ready to answer.

@@ -13,6 +13,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
+	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -46,6 +47,13 @@ type Options struct {
 	// Files keeps the uploaded files; by default a folder of the test's,
 	// which Stack.Storage names.
 	Files ports.FileStore
+	// WebhooksAllowPrivate lets webhooks call loopback addresses, where
+	// tests run their receivers (WEBHOOKS_ALLOW_PRIVATE).
+	WebhooksAllowPrivate bool
+	// Webhooks are the delivery settings; app's defaults when zero.
+	Webhooks app.WebhooksConfig
+	// AppURL is the base of the links in webhook deliveries (APP_URL).
+	AppURL string
 }
 
 // Stack is the service's use cases over one store, as the service builds
@@ -55,6 +63,8 @@ type Stack struct {
 	Services httpapi.Services
 	Clock    *clock.Fixed
 	Storage  string
+	// Webhooks is the webhook worker, which tests run a step at a time.
+	Webhooks *app.WebhookWorker
 }
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases and
@@ -75,16 +85,19 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		o.Files = localfs.New(localfs.Config{Dir: storage})
 	}
 	clk := clock.NewFixed(Start)
+	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
 	uc := inkwell.NewUseCases(store,
 		o.Hasher,
 		random.NewSecrets(),
 		o.Files,
 		clk,
+		sender,
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 		app.EventsConfig{Retention: 168 * time.Hour},
 	)
-	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage}
+	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
+	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker}
 }

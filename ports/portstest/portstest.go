@@ -42,6 +42,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Sessions", sessionTests},
 		{"Idempotency", idempotencyTests},
 		{"Events", eventTests},
+		{"Webhooks", webhookTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

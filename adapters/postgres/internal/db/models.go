@@ -144,3 +144,36 @@ type User struct {
 	CreatedAt       pgtype.Timestamptz
 	UpdatedAt       pgtype.Timestamptz
 }
+
+type Webhook struct {
+	ID             int64
+	UserID         int64
+	Url            string
+	Events         []byte
+	Secret         string
+	Failures       int32
+	DisabledAt     pgtype.Timestamptz
+	DisabledReason string
+	CreatedAt      pgtype.Timestamptz
+	UpdatedAt      pgtype.Timestamptz
+}
+
+type WebhookCursor struct {
+	Single      bool
+	LastEventID int64
+}
+
+type WebhookDelivery struct {
+	ID             int64
+	WebhookID      int64
+	Event          []byte
+	Status         string
+	Attempts       int32
+	NextAttemptAt  pgtype.Timestamptz
+	ClaimedUntil   pgtype.Timestamptz
+	LastStatusCode int32
+	LastError      string
+	DeliveredAt    pgtype.Timestamptz
+	CreatedAt      pgtype.Timestamptz
+	UpdatedAt      pgtype.Timestamptz
+}

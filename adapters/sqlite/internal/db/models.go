@@ -143,3 +143,36 @@ type User struct {
 	CreatedAt       int64
 	UpdatedAt       int64
 }
+
+type Webhook struct {
+	ID             int64
+	UserID         int64
+	Url            string
+	Events         string
+	Secret         string
+	Failures       int64
+	DisabledAt     sql.NullInt64
+	DisabledReason string
+	CreatedAt      int64
+	UpdatedAt      int64
+}
+
+type WebhookCursor struct {
+	Single      int64
+	LastEventID int64
+}
+
+type WebhookDelivery struct {
+	ID             int64
+	WebhookID      int64
+	Event          string
+	Status         string
+	Attempts       int64
+	NextAttemptAt  int64
+	ClaimedUntil   sql.NullInt64
+	LastStatusCode int64
+	LastError      string
+	DeliveredAt    sql.NullInt64
+	CreatedAt      int64
+	UpdatedAt      int64
+}

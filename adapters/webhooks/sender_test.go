@@ -1,0 +1,146 @@
+package webhooks_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/inkwell/inkwell/adapters/webhooks"
+	"github.com/inkwell/inkwell/domain"
+)
+
+var secret = domain.WebhookSecretOf([]byte("a key of twenty-four b.."))
+
+func render(e domain.Event) ([]byte, error) {
+	return []byte(`{"type":"` + string(e.Type) + `"}`), nil
+}
+
+func delivery() domain.Delivery {
+	return domain.Delivery{ID: 42, Event: domain.Event{ID: 7, Type: domain.PostCreated}}
+}
+
+// TestSendSigns checks the Standard Webhooks headers with an HMAC computed
+// here, from the secret's decoded key.
+func TestSendSigns(t *testing.T) {
+	type received struct {
+		header http.Header
+		body   []byte
+	}
+	got := make(chan received, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got <- received{r.Header.Clone(), body}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	s := webhooks.New(webhooks.Config{AllowPrivate: true}, render)
+	status, err := s.Send(context.Background(), domain.Webhook{URL: srv.URL, Secret: secret}, delivery())
+	if err != nil || status != http.StatusNoContent {
+		t.Fatalf("Send: %d, %v; want 204, no error", status, err)
+	}
+	r := <-got
+	if r.header.Get("webhook-id") != "msg_42" {
+		t.Errorf("webhook-id %q, want msg_42", r.header.Get("webhook-id"))
+	}
+	ts, err := strconv.ParseInt(r.header.Get("webhook-timestamp"), 10, 64)
+	if err != nil || time.Since(time.Unix(ts, 0)).Abs() > time.Minute {
+		t.Errorf("webhook-timestamp %q, want the time now", r.header.Get("webhook-timestamp"))
+	}
+	key, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(r.header.Get("webhook-id") + "." + r.header.Get("webhook-timestamp") + "." + string(r.body)))
+	want := "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	if r.header.Get("webhook-signature") != want {
+		t.Errorf("webhook-signature %q, want %q", r.header.Get("webhook-signature"), want)
+	}
+	if string(r.body) != `{"type":"post.created"}` || r.header.Get("Content-Type") != "application/json" {
+		t.Errorf("body %s (%s), want the rendered event as JSON", r.body, r.header.Get("Content-Type"))
+	}
+}
+
+func TestSendFailures(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(time.Second)
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	s := webhooks.New(webhooks.Config{AllowPrivate: true, Timeout: 200 * time.Millisecond}, render)
+	status, err := s.Send(context.Background(), domain.Webhook{URL: srv.URL, Secret: secret}, delivery())
+	if status != 500 || err == nil {
+		t.Errorf("a 500: got %d, %v; want 500 and an error", status, err)
+	}
+	status, err = s.Send(context.Background(), domain.Webhook{URL: srv.URL + "/slow", Secret: secret}, delivery())
+	if status != 0 || err == nil {
+		t.Errorf("a receiver slower than the timeout: got %d, %v; want 0 and an error", status, err)
+	}
+}
+
+// TestPrivateAddressesRefused checks the guard on loopback: named
+// literally, it is refused before any request; named through a host name,
+// it is refused when dialled; reached through a redirect, too.
+func TestPrivateAddressesRefused(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	s := webhooks.New(webhooks.Config{}, render)
+	for _, url := range []string{srv.URL, "http://[::1]:" + port, "http://localhost:" + port, "http://0.0.0.0:" + port, "http://10.1.2.3/", "http://169.254.169.254/latest", "ftp://example.com/", "http://user:pw@example.com/"} {
+		if s.Allowed(url) {
+			t.Errorf("Allowed(%q) = true, want false", url)
+		}
+	}
+	if !s.Allowed("https://example.com/hook") || !s.Allowed("http://93.184.215.14:8080/") {
+		t.Error("public URLs refused")
+	}
+	// The machine's own name is no literal address and not "localhost",
+	// so only the dial-time check stands between it and loopback.
+	if host := loopbackName(t); host != "" {
+		url := "http://" + host + ":" + port + "/"
+		if !s.Allowed(url) {
+			t.Fatalf("Allowed(%q) = false, want the name left to the dial-time check", url)
+		}
+		status, err := s.Send(context.Background(), domain.Webhook{URL: url, Secret: secret}, delivery())
+		if err == nil || status != 0 || !strings.Contains(err.Error(), "not public") {
+			t.Errorf("%s through the guard: got %d, %v; want it refused as not public", host, status, err)
+		}
+	}
+	_, err := s.Send(context.Background(), domain.Webhook{URL: srv.URL, Secret: secret}, delivery())
+	if !errors.Is(err, domain.ErrWebhookURL) {
+		t.Errorf("a loopback URL: got %v, want domain.ErrWebhookURL", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the loopback receiver got %d requests, want none", n)
+	}
+}
+
+// loopbackName returns a host name, other than localhost, that resolves to
+// loopback here (the machine's own name usually does, in /etc/hosts), or
+// "" after logging that the dial-time check goes untested.
+func loopbackName(t *testing.T) string {
+	host, err := os.Hostname()
+	if err == nil {
+		addrs, err := net.LookupHost(host)
+		if err == nil && len(addrs) > 0 && net.ParseIP(addrs[0]).IsLoopback() {
+			return host
+		}
+	}
+	t.Log("no host name resolves to loopback here; the dial-time check goes untested")
+	return ""
+}
