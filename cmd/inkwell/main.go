@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -95,15 +96,16 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 		defer stopProfiling()
 	}
 
-	go pruneEvents(ctx, svc.Events, log)
-	go svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) })
-
 	// The listeners open once the store is migrated, so that nothing
 	// accepts a connection the service is not ready to answer.
 	listeners, err := listen(cfg.listenAddrs(), cfg.Port, log)
 	if err != nil {
 		return err
 	}
+	stopBackground := background(ctx, svc, log)
+	// Deferred after the store's cleanup, this runs before it: the
+	// background work ends before the store closes under it.
+	defer stopBackground()
 	addrs := make([]string, len(listeners))
 	for i, ln := range listeners {
 		addrs[i] = ln.Addr().String()
@@ -153,6 +155,20 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 	cleanup()
 	fmt.Fprintln(out, "migrations applied")
 	return nil
+}
+
+// background runs what every replica does besides serving requests:
+// pruning the outbox and delivering webhooks. The function it returns
+// stops them and waits until they have.
+func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { pruneEvents(ctx, svc.Events, log) })
+	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
+	return func() {
+		cancel()
+		wg.Wait()
+	}
 }
 
 // eventPruneInterval is how often each replica prunes the outbox. Pruning
