@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/inkwell/inkwell/adapters/clock"
+	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
@@ -132,6 +136,92 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			events = outbox(t, store)
 			if got := events[len(events)-1].Payload.Product; got == nil || got.Name != "Pen 2" {
 				t.Errorf("product.deleted payload %+v, want the product as it was", got)
+			}
+		})
+	}
+}
+
+// TestFollowDropsWhoFallsBehind checks that a follower that takes nothing
+// holds no writer up and is dropped once its backlog is full, so that it
+// resumes from the outbox instead of holding events in memory.
+func TestFollowDropsWhoFallsBehind(t *testing.T) {
+	store := directoryStores[0].Open(t)
+	clk := clock.NewFixed(t0)
+	events := app.NewEvents(store, clk, app.EventsConfig{Retention: time.Hour, Poll: time.Minute, Backlog: 2})
+	products := app.NewProducts(store, clk)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, err := events.Follow(ctx, ports.EventViewer{}, ports.EventFilter{}, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writes = 20
+	start := time.Now()
+	for i := range writes {
+		if _, err := products.Create(ctx, ports.ProductInput{Name: fmt.Sprint("P", i), PriceCents: 1}); err != nil {
+			t.Fatal(err)
+		}
+		// Each commit wakes the feed, which reads it alone.
+		time.Sleep(5 * time.Millisecond)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("%d writes took %s with a follower that reads nothing", writes, took)
+	}
+	got := 0
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case batch, ok := <-out:
+			if !ok {
+				if got >= writes {
+					t.Errorf("received all %d events, want the follower dropped before", got)
+				}
+				return
+			}
+			got += len(batch)
+		case <-timeout:
+			t.Fatalf("the follower is still followed after %d events with a backlog of 2", got)
+		}
+	}
+}
+
+// TestFollowResumes checks that a follower that starts further back than
+// the feed reads the outbox first, then the feed, with no gap and no
+// repeat.
+func TestFollowResumes(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			store := s.Open(t)
+			clk := clock.NewFixed(t0)
+			events := app.NewEvents(store, clk, app.EventsConfig{Retention: time.Hour, Poll: time.Minute})
+			products := app.NewProducts(store, clk)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			create := func(name string) {
+				if _, err := products.Create(ctx, ports.ProductInput{Name: name, PriceCents: 1}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			create("A")
+			create("B")
+			out, err := events.Follow(ctx, ports.EventViewer{}, ports.EventFilter{}, 1, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			create("C")
+			var names []string
+			for len(names) < 2 {
+				select {
+				case batch := <-out:
+					for _, ve := range batch {
+						names = append(names, ve.Event.Payload.Product.Name)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("got %q, then nothing for 10s", names)
+				}
+			}
+			if strings.Join(names, " ") != "B C" {
+				t.Errorf("after event 1: %q, want B C", names)
 			}
 		})
 	}

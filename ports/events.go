@@ -30,6 +30,10 @@ type EventRepository interface {
 	// After returns, in ID order, up to limit events f keeps whose ID is
 	// above after.
 	After(ctx context.Context, after int64, limit int, f EventFilter) ([]domain.Event, error)
+	// Last returns the id of the newest committed event, 0 when there is
+	// none: a reader that starts after it receives what commits from then
+	// on.
+	Last(ctx context.Context) (int64, error)
 	// Prune removes the events created before cutoff and says how many
 	// went. It may run on every replica at once.
 	Prune(ctx context.Context, cutoff time.Time) (int64, error)
@@ -54,12 +58,13 @@ type EventViewer struct {
 
 // Events is the driving port of the event stream.
 type Events interface {
-	// Read returns, in ID order, the events after after that f keeps and
-	// viewer may see, each with how much of it viewer may see, reading at
-	// most limit events of the outbox, and the ID to read after next time.
-	Read(ctx context.Context, viewer EventViewer, after int64, f EventFilter, limit int) ([]VisibleEvent, int64, error)
-	// Subscribe is EventWaker.Subscribe.
-	Subscribe() (<-chan struct{}, func())
+	// Follow streams, in id order, the events f keeps and viewer may see,
+	// each with how much of it viewer may see: those after after, or,
+	// when fromNow, those committed from now on. The channel closes when
+	// ctx ends, when the outbox cannot be read, or when the caller falls
+	// so far behind that the events no longer wait for it; the caller then
+	// resumes with Follow after the last id it took.
+	Follow(ctx context.Context, viewer EventViewer, f EventFilter, after int64, fromNow bool) (<-chan []VisibleEvent, error)
 	// Prune removes the events older than the retention.
 	Prune(ctx context.Context) (int64, error)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -22,13 +23,7 @@ const (
 	// defaultHeartbeat is how often an idle stream sends a comment line, so
 	// that proxies keep it open and a gone client is noticed.
 	defaultHeartbeat = 15 * time.Second
-	// defaultEventPoll is how often a stream reads the outbox without being
-	// woken: a safety net for wake-ups that were lost.
-	defaultEventPoll = 5 * time.Second
 )
-
-// streamBatch is how many events of the outbox one read of a stream takes.
-const streamBatch = 100
 
 // streamWriteTimeout bounds each write of a stream: a subscriber that does
 // not read what its buffers hold within it is disconnected, and resumes
@@ -112,16 +107,21 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 			f.Topics = areaBTopics
 		}
 	}
+	// The stream lives until the client goes or the server shuts down,
+	// not for the request's deadline.
+	ctx, cancel := context.WithCancel(s.streams)
+	events, err := s.events.Follow(ctx, ports.EventViewer{User: actor.User.ID}, f, after, c.Get("Last-Event-ID") == "")
+	if err != nil {
+		cancel()
+		return err
+	}
 	st := &stream{
-		events:    s.events,
-		viewer:    ports.EventViewer{User: actor.User.ID},
-		filter:    f,
-		after:     after,
+		render:    s.rendered,
+		events:    events,
+		cancel:    cancel,
 		links:     s.linksOf(c),
 		conn:      c.Context().Conn(),
 		heartbeat: s.cfg.EventsHeartbeat,
-		poll:      s.cfg.EventsPoll,
-		done:      s.streams.Done(),
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
@@ -180,27 +180,21 @@ type netConn interface {
 // stream is one subscriber's event stream. It runs in the goroutine
 // fasthttp gives the response body, after the handler returned.
 type stream struct {
-	events    ports.Events
-	viewer    ports.EventViewer
-	filter    ports.EventFilter
-	after     int64
+	render    *renderCache
+	events    <-chan []ports.VisibleEvent
+	cancel    context.CancelFunc
 	links     links
 	conn      netConn
 	heartbeat time.Duration
-	poll      time.Duration
-	done      <-chan struct{} // closed when the server shuts down
 }
 
-// run writes events until the client goes, a write times out, the outbox
-// cannot be read or the server shuts down; each ends the response, and the
-// client resumes from the last id it received.
+// run writes events until the client goes, a write times out, the events
+// stop (the server shuts down, or the client fell too far behind); each
+// ends the response, and the client resumes from the last id it received.
 func (st *stream) run(w *bufio.Writer) {
-	wake, stop := st.events.Subscribe()
-	defer stop()
+	defer st.cancel()
 	heartbeat := time.NewTicker(st.heartbeat)
 	defer heartbeat.Stop()
-	poll := time.NewTicker(st.poll)
-	defer poll.Stop()
 
 	// The retry field tells the browser how soon to reconnect; sending it
 	// at once also sends the headers.
@@ -209,18 +203,11 @@ func (st *stream) run(w *bufio.Writer) {
 		return
 	}
 	for {
-		more, err := st.send(w)
-		if err != nil {
-			return
-		}
-		if more {
-			continue
-		}
 		select {
-		case <-st.done:
-			return
-		case <-wake:
-		case <-poll.C:
+		case events, ok := <-st.events:
+			if !ok || st.send(w, events) != nil {
+				return
+			}
 		case <-heartbeat.C:
 			w.WriteString(": keep-alive\n\n")
 			if st.flush(w) != nil {
@@ -230,28 +217,18 @@ func (st *stream) run(w *bufio.Writer) {
 	}
 }
 
-// send writes the events the viewer may see of one read of the outbox and
-// says whether the read was full, so that more may follow at once.
-func (st *stream) send(w *bufio.Writer) (bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	events, next, err := st.events.Read(ctx, st.viewer, st.after, st.filter, streamBatch)
-	if err != nil {
-		return false, err
-	}
-	more := next != st.after
-	st.after = next
-	if len(events) == 0 {
-		return more, nil
-	}
+// send writes one batch of events.
+func (st *stream) send(w *bufio.Writer, events []ports.VisibleEvent) error {
 	for _, ve := range events {
-		data, err := json.Marshal(eventOf(st.links, ve.Event, ve.View))
+		data, err := st.render.get(st.links, ve)
 		if err != nil {
-			return false, err
+			return err
 		}
-		fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ve.Event.ID, ve.Event.Type, data)
+		fmt.Fprintf(w, "id: %d\nevent: %s\ndata: ", ve.Event.ID, ve.Event.Type)
+		w.Write(data)
+		w.WriteString("\n\n")
 	}
-	return more, st.flush(w)
+	return st.flush(w)
 }
 
 // flush sends what w holds within streamWriteTimeout.
@@ -260,4 +237,50 @@ func (st *stream) flush(w *bufio.Writer) error {
 		_ = st.conn.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	}
 	return w.Flush()
+}
+
+// renderCache keeps the JSON of recent events, so that an event that a
+// thousand streams send is rendered once per way of seeing it, not once
+// per stream. It holds at most renderCacheSize entries and starts afresh
+// when full: streams send the newest events, which a fresh cache soon
+// holds again.
+type renderCache struct {
+	mu      sync.Mutex
+	entries map[renderKey][]byte
+}
+
+type renderKey struct {
+	id   int64
+	view domain.EventView
+	base string
+}
+
+const renderCacheSize = 4096
+
+func newRenderCache() *renderCache {
+	return &renderCache{entries: make(map[renderKey][]byte)}
+}
+
+// get returns the JSON of ve with links l. The slice is shared: callers
+// only write it out. The base URL alone keys it, as every stream of a
+// server has the same public file URLs.
+func (rc *renderCache) get(l links, ve ports.VisibleEvent) ([]byte, error) {
+	key := renderKey{ve.Event.ID, ve.View, l.base}
+	rc.mu.Lock()
+	data, ok := rc.entries[key]
+	rc.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	data, err := json.Marshal(eventOf(l, ve.Event, ve.View))
+	if err != nil {
+		return nil, err
+	}
+	rc.mu.Lock()
+	if len(rc.entries) >= renderCacheSize {
+		clear(rc.entries)
+	}
+	rc.entries[key] = data
+	rc.mu.Unlock()
+	return data, nil
 }

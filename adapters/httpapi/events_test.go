@@ -160,8 +160,9 @@ func TestEventStreamVisibility(t *testing.T) {
 			t.Errorf("anonymous stream: %q, want only user.created", got)
 		}
 
-		// What the events carry is what the API answered.
-		annStream = subscribe(t, base, "post="+id, "Authorization", "Bearer "+ann)
+		// What the events carry is what the API answered; Last-Event-ID 0
+		// replays every event retained.
+		annStream = subscribe(t, base, "post="+id, "Authorization", "Bearer "+ann, "Last-Event-ID", "0")
 		created := annStream.next()
 		if created.event != "post.created" || created.data["type"] != "post.created" || created.data["id"] != created.id {
 			t.Errorf("first event of post %s: %+v", id, created)
@@ -169,7 +170,7 @@ func TestEventStreamVisibility(t *testing.T) {
 		if !equalJSON(created.data["data"], draft) {
 			t.Errorf("post.created data:\n\t%v\nthe create answered\n\t%v", created.data["data"], draft)
 		}
-		bobStream = subscribe(t, base, "post="+id, "Authorization", "Bearer "+bob)
+		bobStream = subscribe(t, base, "post="+id, "Authorization", "Bearer "+bob, "Last-Event-ID", "0")
 		m := bobStream.next()
 		if m.event != "post.published" {
 			t.Errorf("Bob's first event of the post: %s, want post.published", m.event)
@@ -181,7 +182,7 @@ func TestEventStreamVisibility(t *testing.T) {
 		if m.event != "post.unpublished" || !equalJSON(m.data["data"], map[string]any{"id": draft["id"], "type": "post"}) {
 			t.Errorf("Bob's post.unpublished: %+v, want the bare post", m)
 		}
-		anon = subscribe(t, base, "topics=users")
+		anon = subscribe(t, base, "topics=users", "Last-Event-ID", "0")
 		if m := anon.next(); m.event != "user.created" || !equalJSON(m.data["data"], person.body["data"]) {
 			t.Errorf("user.created: %+v, want the record as created (%v)", m, person.body["data"])
 		}
@@ -194,7 +195,10 @@ func TestEventStreamResumes(t *testing.T) {
 		for i := range 3 {
 			h.do("POST", "/products", map[string]any{"name": fmt.Sprintf("P%d", i), "price": 1}).expect(t, http.StatusCreated, nil)
 		}
-		s := subscribe(t, base, "topics=products")
+		// A stream without Last-Event-ID starts now: it sees none of the
+		// three products.
+		now := subscribe(t, base, "topics=products")
+		s := subscribe(t, base, "topics=products", "Last-Event-ID", "0")
 		var ids []string
 		for range 2 {
 			ids = append(ids, s.next().id)
@@ -211,6 +215,9 @@ func TestEventStreamResumes(t *testing.T) {
 		}
 		if strings.Join(names, " ") != "P2 P3 P4" {
 			t.Errorf("resumed after the second event: %q, want P2 P3 P4", names)
+		}
+		if m := now.next(); m.data["data"].(map[string]any)["name"] != "P3" {
+			t.Errorf("the stream that started now: first %v, want P3", m.data["data"])
 		}
 		select {
 		case m := <-s.messages:

@@ -57,10 +57,10 @@ type options struct {
 	files ports.FileStore
 	// rateLimit is RATE_LIMIT_PER_MINUTE; 0 leaves the limit off.
 	rateLimit int
-	// crudToken is CRUD_AUTH=token; heartbeat and poll the event streams'
-	// timings (a minute each by default, so that tests see wake-ups).
-	crudToken       bool
-	heartbeat, poll time.Duration
+	// crudToken is CRUD_AUTH=token; heartbeat the event streams' (a minute
+	// by default).
+	crudToken bool
+	heartbeat time.Duration
 	// webhooksPrivate is WEBHOOKS_ALLOW_PRIVATE; webhooks the delivery
 	// settings.
 	webhooksPrivate bool
@@ -105,7 +105,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	httpCfg := httpapi.Config{
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
-		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute), EventsPoll: cmp.Or(o.poll, time.Minute),
+		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks}

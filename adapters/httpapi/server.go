@@ -50,9 +50,6 @@ type Config struct {
 	// EventsHeartbeat is how often an idle event stream sends a comment
 	// line (EVENTS_HEARTBEAT); 15 seconds when zero.
 	EventsHeartbeat time.Duration
-	// EventsPoll is how often an event stream reads the outbox without
-	// being woken, in case a wake-up was lost; 5 seconds when zero.
-	EventsPoll time.Duration
 }
 
 // Services are the driving ports the routes call, and what the probes and
@@ -95,6 +92,8 @@ type Server struct {
 	// stream, which would otherwise hold the drain open.
 	streams     context.Context
 	stopStreams context.CancelFunc
+	// rendered is the JSON of the events streams send.
+	rendered *renderCache
 }
 
 // New builds the Fiber app with every route of both areas.
@@ -110,8 +109,8 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
-	s.cfg.EventsPoll = cmp.Or(cfg.EventsPoll, defaultEventPoll)
 	s.streams, s.stopStreams = context.WithCancel(context.Background())
+	s.rendered = newRenderCache()
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
 		// handler returns; fasthttp otherwise reuses their memory.

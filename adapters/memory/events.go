@@ -75,6 +75,17 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 	return out, err
 }
 
+func (r events) Last(ctx context.Context) (int64, error) {
+	var last int64
+	err := r.u.read(ctx, func(s *state) error {
+		if n := len(s.events); n > 0 {
+			last = s.events[n-1].event.ID
+		}
+		return nil
+	})
+	return last, err
+}
+
 func (r events) Prune(ctx context.Context, cutoff time.Time) (int64, error) {
 	var n int64
 	err := r.u.write(ctx, func(s *state) error {

@@ -75,6 +75,14 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 	return out, nil
 }
 
+func (r events) Last(ctx context.Context) (int64, error) {
+	last, err := r.q.LastEventID(ctx)
+	if err != nil {
+		return 0, storeError("read the last event id", err)
+	}
+	return last, nil
+}
+
 func (r events) Prune(ctx context.Context, cutoff time.Time) (int64, error) {
 	n, err := r.q.PruneEvents(ctx, dbTime(cutoff))
 	if err != nil {

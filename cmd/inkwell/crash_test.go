@@ -191,6 +191,7 @@ func eventProductIDs(t *testing.T, port int) map[string]int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://127.0.0.1:%d/api/v1/events?topics=products", port), nil)
+	req.Header.Set("Last-Event-ID", "0")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -96,7 +96,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
-		app.EventsConfig{Retention: 168 * time.Hour},
+		app.EventsConfig{Retention: 168 * time.Hour, Poll: time.Minute},
 	)
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
 	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker}

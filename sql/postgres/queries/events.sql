@@ -25,3 +25,8 @@ LIMIT @row_limit::bigint;
 
 -- name: PruneEvents :execrows
 DELETE FROM events WHERE created_at < @cutoff;
+
+-- LastEventID is the id of the newest committed event: ids commit in
+-- order, so every event at or below it is visible.
+-- name: LastEventID :one
+SELECT coalesce(max(id), 0)::bigint FROM events;

@@ -117,6 +117,19 @@ func (q *Queries) EventsAfter(ctx context.Context, arg EventsAfterParams) ([]Eve
 	return items, nil
 }
 
+const lastEventID = `-- name: LastEventID :one
+SELECT coalesce(max(id), 0)::bigint FROM events
+`
+
+// LastEventID is the id of the newest committed event: ids commit in
+// order, so every event at or below it is visible.
+func (q *Queries) LastEventID(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, lastEventID)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const pruneEvents = `-- name: PruneEvents :execrows
 DELETE FROM events WHERE created_at < $1
 `

@@ -1,0 +1,332 @@
+// Command events measures Inkwell's event stream and webhooks against a
+// running server.
+//
+//	go run ./bench/events -base http://127.0.0.1:3000 -pid $(pgrep -n inkwell) streams
+//	go run ./bench/events -base http://127.0.0.1:3000 webhooks
+//
+// streams measures how fast posts are created with no subscriber, then
+// opens -subscribers event streams, writes -rate posts a second for
+// -duration and reports the delay from the create request to each event's
+// arrival (p50, p99), the server's resident memory (when -pid is given) and
+// the create rate again with every stream open. webhooks creates a webhook
+// to a receiver of its own on loopback (the server needs
+// WEBHOOKS_ALLOW_PRIVATE=true), writes -posts posts and reports how many
+// deliveries a second arrive.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+var (
+	base        = flag.String("base", "http://127.0.0.1:3000", "the server's base URL")
+	pid         = flag.Int("pid", 0, "the server's process id, to read its memory from /proc")
+	subscribers = flag.Int("subscribers", 1000, "event streams to open")
+	rate        = flag.Int("rate", 100, "posts written a second while streams are open")
+	duration    = flag.Duration("duration", 20*time.Second, "how long to write at -rate")
+	burst       = flag.Duration("burst", 10*time.Second, "how long each create-rate measurement writes")
+	writers     = flag.Int("writers", 8, "concurrent writers of a create-rate measurement")
+	posts       = flag.Int("posts", 2000, "posts written for the webhook measurement")
+)
+
+// client keeps enough idle connections for every stream and writer.
+var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 0, DialContext: (&net.Dialer{Timeout: 5 * time.Second}).DialContext}}
+
+func main() {
+	flag.Parse()
+	var err error
+	switch flag.Arg(0) {
+	case "streams":
+		err = streams()
+	case "webhooks":
+		err = webhooks()
+	default:
+		err = errors.New("usage: events [flags] streams|webhooks")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "events:", err)
+		os.Exit(1)
+	}
+}
+
+// register makes an account and returns its token.
+func register() (string, error) {
+	email := fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano())
+	var out struct {
+		Token string `json:"token"`
+	}
+	err := call("POST", "/api/v1/register", "", map[string]any{"name": "Bench", "email": email, "password": "password1", "password_confirmation": "password1"}, http.StatusCreated, &out)
+	return out.Token, err
+}
+
+func call(method, path, token string, body any, want int, out any) error {
+	data, _ := json.Marshal(body)
+	req, err := http.NewRequest(method, *base+path, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+	}
+	if out != nil {
+		return json.Unmarshal(raw, out)
+	}
+	return nil
+}
+
+// createPost writes a post whose title carries the time it was sent.
+func createPost(token string) error {
+	title := "bench " + strconv.FormatInt(time.Now().UnixNano(), 10)
+	return call("POST", "/api/v1/posts", token, map[string]any{"title": title, "body": "b", "status": "published"}, http.StatusCreated, nil)
+}
+
+// createRate writes posts from *writers goroutines for *burst and returns
+// posts a second.
+func createRate(token string) (float64, error) {
+	var n atomic.Int64
+	var firstErr atomic.Value
+	deadline := time.Now().Add(*burst)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range *writers {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				if err := createPost(token); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				n.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := firstErr.Load().(error); err != nil {
+		return 0, err
+	}
+	return float64(n.Load()) / time.Since(start).Seconds(), nil
+}
+
+// subscribe follows the post events until ctx ends, reconnecting with
+// Last-Event-ID when the server drops the stream (as it drops one that
+// falls behind), and records for every event the delay since its create
+// request was sent.
+func subscribe(ctx context.Context, token string, ready *sync.WaitGroup, record func(time.Duration), reconnects *atomic.Int64) error {
+	last := ""
+	first := true
+	for ctx.Err() == nil {
+		req, _ := http.NewRequestWithContext(ctx, "GET", *base+"/api/v1/events?topics=posts", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		if last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := client.Do(req)
+		if first {
+			ready.Done()
+			first = false
+		}
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			return fmt.Errorf("stream: %d", resp.StatusCode)
+		}
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Bytes()
+			if bytes.HasPrefix(line, []byte("id: ")) {
+				last = string(line[4:])
+				continue
+			}
+			if !bytes.HasPrefix(line, []byte("data: ")) {
+				continue
+			}
+			now := time.Now()
+			i := bytes.Index(line, []byte(`"title":"bench `))
+			if i < 0 {
+				continue
+			}
+			rest := line[i+len(`"title":"bench `):]
+			j := bytes.IndexByte(rest, '"')
+			if sent, err := strconv.ParseInt(string(rest[:j]), 10, 64); err == nil {
+				record(now.Sub(time.Unix(0, sent)))
+			}
+		}
+		resp.Body.Close()
+		if ctx.Err() == nil {
+			reconnects.Add(1)
+		}
+	}
+	return nil
+}
+
+func rss() string {
+	if *pid == 0 {
+		return "n/a (no -pid)"
+	}
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", *pid))
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") || strings.HasPrefix(line, "VmHWM:") {
+			out = append(out, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func streams() error {
+	token, err := register()
+	if err != nil {
+		return err
+	}
+	alone, err := createRate(token)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("create rate, no subscriber: %.0f posts/s (%d writers, %s)\n", alone, *writers, *burst)
+	fmt.Printf("server memory before streams: %s\n", rss())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var delays []time.Duration
+	var measuring atomic.Bool
+	record := func(d time.Duration) {
+		if measuring.Load() {
+			mu.Lock()
+			delays = append(delays, d)
+			mu.Unlock()
+		}
+	}
+	var ready sync.WaitGroup
+	var failed atomic.Int32
+	var reconnects atomic.Int64
+	for range *subscribers {
+		ready.Add(1)
+		go func() {
+			if err := subscribe(ctx, token, &ready, record, &reconnects); err != nil && ctx.Err() == nil {
+				failed.Add(1)
+			}
+		}()
+	}
+	ready.Wait()
+	time.Sleep(time.Second)
+	fmt.Printf("%d streams open (%d failed)\n", *subscribers-int(failed.Load()), failed.Load())
+
+	measuring.Store(true)
+	tick := time.NewTicker(time.Second / time.Duration(*rate))
+	deadline := time.Now().Add(*duration)
+	written := 0
+	var wg sync.WaitGroup
+	for time.Now().Before(deadline) {
+		<-tick.C
+		written++
+		wg.Go(func() {
+			if err := createPost(token); err != nil {
+				fmt.Fprintln(os.Stderr, "create:", err)
+			}
+		})
+	}
+	tick.Stop()
+	wg.Wait()
+	time.Sleep(2 * time.Second)
+	measuring.Store(false)
+	fmt.Printf("server memory with streams open: %s\n", rss())
+
+	mu.Lock()
+	slices.Sort(delays)
+	n := len(delays)
+	mu.Unlock()
+	want := written * (*subscribers - int(failed.Load()))
+	if n == 0 {
+		return errors.New("no event arrived")
+	}
+	fmt.Printf("%d posts at %d/s for %s: %d of %d events arrived (%d reconnects); delay p50 %s, p99 %s, max %s\n",
+		written, *rate, *duration, n, want, reconnects.Load(), delays[n/2].Round(time.Microsecond), delays[n*99/100].Round(time.Microsecond), delays[n-1].Round(time.Microsecond))
+
+	withStreams, err := createRate(token)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("create rate, %d subscribers: %.0f posts/s\n", *subscribers, withStreams)
+	return nil
+}
+
+func webhooks() error {
+	token, err := register()
+	if err != nil {
+		return err
+	}
+	var got atomic.Int64
+	done := make(chan struct{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if got.Add(1) == int64(*posts) {
+			close(done)
+		}
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	err = call("POST", "/api/v1/webhooks", token, map[string]any{"url": "http://" + ln.Addr().String() + "/hook", "events": []string{"post.created"}}, http.StatusCreated, nil)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range *writers {
+		wg.Go(func() {
+			for next.Add(1) <= int64(*posts) {
+				if err := createPost(token); err != nil {
+					fmt.Fprintln(os.Stderr, "create:", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	written := time.Since(start)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Minute):
+		return fmt.Errorf("only %d of %d deliveries in 5 minutes", got.Load(), *posts)
+	}
+	all := time.Since(start)
+	fmt.Printf("%d posts written in %s (%.0f/s); all %d deliveries received after %s: %.0f deliveries/s\n",
+		*posts, written.Round(time.Millisecond), float64(*posts)/written.Seconds(), *posts, all.Round(time.Millisecond), float64(*posts)/all.Seconds())
+	return nil
+}
