@@ -1,5 +1,5 @@
 -- AppendEvent takes the next id from event_ids, holding its row until the
--- transaction ends (see 0008_events.sql), and notifies the listeners of
+-- transaction ends (see 0009_events.sql), and notifies the listeners of
 -- every replica, which PostgreSQL does when the transaction commits.
 -- name: AppendEvent :one
 WITH next AS (

@@ -37,7 +37,7 @@ type AppendEventParams struct {
 }
 
 // AppendEvent takes the next id from event_ids, holding its row until the
-// transaction ends (see 0008_events.sql), and notifies the listeners of
+// transaction ends (see 0009_events.sql), and notifies the listeners of
 // every replica, which PostgreSQL does when the transaction commits.
 func (q *Queries) AppendEvent(ctx context.Context, arg AppendEventParams) (int64, error) {
 	row := q.db.QueryRow(ctx, appendEvent,
