@@ -109,11 +109,6 @@ type listener struct {
 	mu    sync.Mutex // guards stop and done against Close
 }
 
-// ListenOn makes the store LISTEN for events through url rather than the
-// URL it was opened with: a direct connection when the other goes through a
-// pooler. It must be called before the first Subscribe.
-func (s *Store) ListenOn(url string) { s.listen.url = url }
-
 // Subscribe implements ports.EventWaker.
 func (s *Store) Subscribe() (<-chan struct{}, func()) {
 	s.listen.once.Do(s.listen.start)

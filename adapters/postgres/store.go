@@ -4,6 +4,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -42,14 +43,14 @@ func Open(ctx context.Context, url string) (*Store, func(), error) {
 // the same database without it. A pooler in transaction mode hands each
 // transaction to whichever server connection is free, so nothing may rely
 // on session state through it: the migrations, which hold a session
-// advisory lock, run on directURL, and the pool sends no named prepared
-// statements (see configurePool).
+// advisory lock, and the event listener's LISTEN run on directURL, and the
+// pool sends no named prepared statements (see configurePool).
 func OpenPooled(ctx context.Context, pooledURL, directURL string) (*Store, func(), error) {
 	return open(ctx, pooledURL, directURL)
 }
 
-// open opens the store on url, migrating through directURL when it is
-// given and through url otherwise.
+// open opens the store on url, migrating and listening for events through
+// directURL when it is given and through url otherwise.
 func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -75,7 +76,8 @@ func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 	if err != nil {
 		return nil, nil, storeError("postgres: create pool", err)
 	}
-	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: url}}
+	// LISTEN binds a session, so it goes where the migrations go.
+	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: cmp.Or(directURL, url)}}
 	return s, s.close, nil
 }
 
