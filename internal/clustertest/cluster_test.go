@@ -1,6 +1,7 @@
 package clustertest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -140,6 +141,47 @@ func TestCluster(t *testing.T) {
 	}))
 	reg.want(t, http.StatusCreated)
 	writer := "Bearer " + reg.body["token"].(string)
+
+	t.Run("events cross replicas", func(t *testing.T) {
+		// A stream on one replica hears what another commits, as it reads
+		// the outbox they share; a NOTIFY on the LISTEN connection, which
+		// bypasses PgBouncer, wakes it, and its poll would within seconds.
+		s := openEvents(t, nodes[1].url, "", writer)
+		post := call(t, "POST", nodes[0].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "Across", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		post.want(t, http.StatusCreated)
+		person := call(t, "POST", nodes[0].url+"/users", jsonBody(map[string]any{"name": "Pat", "email": "pat@example.com"}))
+		person.want(t, http.StatusCreated)
+		s.want(t, "post.created", post.body["data"])
+		last := s.want(t, "user.created", person.body["data"])
+		// The witness stays while the first stream goes; once it has the
+		// post written meanwhile, a stream that starts now on that replica
+		// would not, so only Last-Event-ID can bring it back.
+		witness := openEvents(t, nodes[1].url, "", writer)
+		defer witness.close()
+		s.close()
+
+		// A post written while the stream is gone is the first thing the
+		// stream resumed from the last id sends, once, and the next is
+		// what commits after.
+		missed := call(t, "POST", nodes[2].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "Missed", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		missed.want(t, http.StatusCreated)
+		witness.want(t, "post.created", missed.body["data"])
+		s = openEvents(t, nodes[1].url, last.id, writer)
+		defer s.close()
+		resumed := s.want(t, "post.created", missed.body["data"])
+		if a, b := eventID(t, last), eventID(t, resumed); b <= a {
+			t.Errorf("resumed after %d with event %d", a, b)
+		}
+		live := call(t, "POST", nodes[0].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "Live", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		live.want(t, http.StatusCreated)
+		s.want(t, "post.created", live.body["data"])
+	})
 
 	t.Run("a killed replica loses no acknowledged write", func(t *testing.T) {
 		// About 130 writes a second for up to four seconds, the kill after
@@ -307,6 +349,97 @@ func (r *replica) wait(timeout time.Duration) error {
 	case <-time.After(timeout):
 		return fmt.Errorf("still running after %s", timeout)
 	}
+}
+
+// eventStream is an open GET /api/v1/events on one replica.
+type eventStream struct {
+	sc     *bufio.Scanner
+	cancel context.CancelFunc
+}
+
+// event is one message of an event stream.
+type event struct {
+	id, typ string
+	data    map[string]any
+}
+
+// openEvents opens the event stream of the replica at base as auth,
+// resuming after lastID unless it is empty. The stream ends after 15
+// seconds, the bound on how long its events may take to arrive.
+func openEvents(t *testing.T, base, lastID, auth string) *eventStream {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/events", nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", auth)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatalf("GET %s/api/v1/events: %v", base, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(resp.Body)
+		cancel()
+		t.Fatalf("GET %s/api/v1/events: %d %.200s", base, resp.StatusCode, raw)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	return &eventStream{sc: sc, cancel: func() { cancel(); resp.Body.Close() }}
+}
+
+func (s *eventStream) close() { s.cancel() }
+
+// next returns the stream's next event, skipping the retry field and
+// comment lines.
+func (s *eventStream) next(t *testing.T) event {
+	t.Helper()
+	var e event
+	for s.sc.Scan() {
+		line := s.sc.Text()
+		switch {
+		case line == "" && e.id != "":
+			return e
+		case strings.HasPrefix(line, "id: "):
+			e.id = line[len("id: "):]
+		case strings.HasPrefix(line, "event: "):
+			e.typ = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			if err := json.Unmarshal([]byte(line[len("data: "):]), &e.data); err != nil {
+				t.Fatalf("event data is not JSON: %s", line)
+			}
+		}
+	}
+	t.Fatalf("the stream ended before the next event: %v", s.sc.Err())
+	return e
+}
+
+// want reads the next event and fails unless it is of type typ about the
+// record created, as the API answered it.
+func (s *eventStream) want(t *testing.T, typ string, created any) event {
+	t.Helper()
+	e := s.next(t)
+	id := created.(map[string]any)["id"]
+	data, _ := e.data["data"].(map[string]any)
+	if e.typ != typ || e.data["id"] != e.id || data["id"] != id {
+		t.Fatalf("event %s %s %v, want %s of record %v", e.id, e.typ, e.data, typ, id)
+	}
+	return e
+}
+
+// eventID reads e's id as the number it is.
+func eventID(t *testing.T, e event) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(e.id, 10, 64)
+	if err != nil {
+		t.Fatalf("event id %q: %v", e.id, err)
+	}
+	return n
 }
 
 // build compiles the service's binary into a folder of the test's.
