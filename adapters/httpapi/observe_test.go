@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/memory"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/logtest"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -105,24 +104,6 @@ func TestReadyzWhenStoreIsDown(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer that requests served in parallel may log to.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // requestLines returns the request lines of a JSON log.
 func requestLines(t *testing.T, log string) []map[string]any {
 	t.Helper()
@@ -141,7 +122,7 @@ func requestLines(t *testing.T, log string) []map[string]any {
 }
 
 func TestRequestLog(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h := opsHarness(t, memory.New(), 5*time.Second, log)
 
@@ -219,7 +200,7 @@ func TestRequestLog(t *testing.T) {
 }
 
 func TestProbesLogAtDebug(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h := opsHarness(t, memory.New(), 5*time.Second, log)
 	h.do("GET", "/healthz", nil)
@@ -236,7 +217,7 @@ func TestProbesLogAtDebug(t *testing.T) {
 }
 
 func TestPanicIsLogged(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&out, nil))
 	h := opsHarness(t, memory.New(), 5*time.Second, log)
 	h.server.App().Get("/api/test/panic", func(*fiber.Ctx) error { panic("boom") })
@@ -248,7 +229,7 @@ func TestPanicIsLogged(t *testing.T) {
 }
 
 func TestRejectedRequestIsLogged(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&out, nil))
 	h := opsHarness(t, memory.New(), 5*time.Second, log)
 	// fasthttp refuses a body over the limit before any middleware runs;

@@ -26,6 +26,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/adapters/s3files/s3test"
+	"github.com/inkwell/inkwell/internal/logtest"
 )
 
 // origin is a page STATEFUL_DOMAINS allows by default to use sessions.
@@ -282,7 +283,7 @@ func TestCluster(t *testing.T) {
 type replica struct {
 	url    string
 	cmd    *exec.Cmd
-	out    *syncBuffer
+	out    *logtest.Buffer
 	exited chan struct{}
 	err    error
 }
@@ -296,7 +297,7 @@ func startReplica(t *testing.T, bin string, env []string) *replica {
 	// reaches the replicas but PATH and HOME.
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HOST=127.0.0.1", "PORT=" + port}, env...)
 	cmd.Dir = t.TempDir()
-	r := &replica{url: "http://" + addr, cmd: cmd, out: &syncBuffer{}, exited: make(chan struct{})}
+	r := &replica{url: "http://" + addr, cmd: cmd, out: &logtest.Buffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = r.out, r.out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start replica: %v", err)
@@ -505,7 +506,7 @@ func startHAProxy(t *testing.T, bin, addr string, nodes []*replica) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-db", "-f", path)
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start haproxy: %v", err)
@@ -673,23 +674,4 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
-
-// syncBuffer collects a process's output, which it writes while a failing
-// test may read it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -10,7 +10,6 @@ package pgbouncertest
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -21,9 +20,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/inkwell/inkwell/internal/logtest"
 )
 
 // URL starts a PgBouncer in front of the database at direct (a postgres://
@@ -110,7 +110,7 @@ func start(tb testing.TB, host, port, user, password string) string {
 	if err != nil {
 		tb.Fatalf("pgbouncertest: %v", err)
 	}
-	var out syncBuffer
+	var out logtest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		tb.Fatalf("pgbouncertest: start %s: %v", bin, err)
@@ -267,23 +267,4 @@ func waitUntilListening(addr string, exited <-chan struct{}) error {
 			return errors.New("not listening within 10 seconds: " + err.Error())
 		}
 	}
-}
-
-// syncBuffer collects PgBouncer's output, which its process writes while a
-// failing test may read it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -8,7 +8,6 @@
 package s3test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,7 +18,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/inkwell/inkwell/adapters/s3files"
+	"github.com/inkwell/inkwell/internal/logtest"
 )
 
 // region is the region the server is started with and the stores use.
@@ -63,7 +62,7 @@ func Start(tb testing.TB) *Server {
 		AccessKeyID:     randomHex(10),
 		SecretAccessKey: randomHex(20),
 	}
-	var out syncBuffer
+	var out logtest.Buffer
 	cmd := exec.Command(bin,
 		"--access", s.AccessKeyID, "--secret", s.SecretAccessKey, "--region", region,
 		"--port", "127.0.0.1:"+strconv.Itoa(port), "--quiet",
@@ -179,23 +178,4 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// syncBuffer collects the server's output, which its process writes while
-// a failing test may read it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
