@@ -2,13 +2,16 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/inkwell/inkwell/adapters/postgres"
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 	"github.com/inkwell/inkwell/ports/portstest"
 )
@@ -80,5 +83,33 @@ func TestOpenPooledConcurrently(t *testing.T) {
 	mustDo(t, "count", st.Pool().QueryRow(ctx, "SELECT count(*), count(DISTINCT version) FROM schema_migrations").Scan(&got, &distinct))
 	if got == 0 || got != distinct {
 		t.Errorf("schema_migrations holds %d rows (%d distinct), want each migration once", got, distinct)
+	}
+}
+
+// TestPooledListsSendNoNamedStatements reads the busiest lists, whose
+// statements a direct store prepares, from stores that take turns on the
+// pooler's server connections: a named statement one of them left there
+// would collide with the next one's.
+func TestPooledListsSendNoNamedStatements(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	direct := pgtest.URL(t)
+	pooled := pgbouncertest.URL(t, direct)
+	// Enough published posts for a page deep enough to be walked.
+	plan := demo.Plan{Users: 5, Tags: 3, Posts: 3000, Seed: 1, Until: time.Now(), PasswordHash: "x"}
+	mustDo(t, "seed", openStoreAt(t, direct).Seed(ctx, plan, nil))
+	for i := range 3 {
+		s, closeStore, err := postgres.OpenPooled(ctx, pooled, direct)
+		mustDo(t, "OpenPooled", err)
+		views := s.Repos().PostViews
+		for range 2 {
+			_, _, err := views.ListViews(ctx, ports.PostFilter{}, ports.Page{Limit: 15})
+			mustDo(t, fmt.Sprintf("store %d: first page", i), err)
+			_, _, err = views.ListViews(ctx, ports.PostFilter{}, ports.Page{Offset: 2000, Limit: 15})
+			mustDo(t, fmt.Sprintf("store %d: deep page", i), err)
+			_, err = views.ListViewsAfter(ctx, ports.PostFilter{}, &ports.PostCursor{CreatedAt: 1, ID: 1}, 15)
+			mustDo(t, fmt.Sprintf("store %d: cursor page", i), err)
+		}
+		closeStore()
 	}
 }

@@ -33,23 +33,20 @@ import (
 // author's posts (a viewer's drafts among them) by walking posts_author_id
 // in order, which a generic plan, expecting a handful of them, would read
 // all and sort instead. The others, the busiest lists (everybody's posts, a
-// viewer's, after a cursor), are prepared once per connection
-// (preparedMode): their generic plan is the walk of posts_created_at_id
-// whatever the values, and planning each page afresh cost about as much as
-// running it (measured with pgbench on 100,000 posts: 16,000 pages a second
+// viewer's, after a cursor), run in the pool's default mode, which on a
+// direct connection prepares them once per connection (pgx's statement
+// cache) and through a pooler sends them unnamed (configurePool): their
+// generic plan is the walk of posts_created_at_id whatever the values, and
+// planning each page afresh cost about as much as running it (measured with pgbench on 100,000 posts: 16,000 pages a second
 // planned each time, 27,000 prepared). The page size is written into the
 // text rather than bound, because a generic plan assumes that a LIMIT it
 // cannot see keeps a tenth of the rows, which would have PostgreSQL plan
 // every call anyway; pgx's statement cache holds a text per page size, few
 // in practice.
 
-const (
-	// perCallMode has pgx cache the statement's description only, so that
-	// the unnamed statement still takes one round trip.
-	perCallMode = pgx.QueryExecModeCacheDescribe
-	// preparedMode prepares the statement on first use on each connection.
-	preparedMode = pgx.QueryExecModeCacheStatement
-)
+// perCallMode has pgx cache the statement's description only, so that the
+// unnamed statement still takes one round trip.
+const perCallMode = pgx.QueryExecModeCacheDescribe
 
 // postQuery collects the WHERE terms of a list of posts and the arguments
 // they refer to by position. perCall says that a term's best plan depends
@@ -62,12 +59,15 @@ type postQuery struct {
 	perCall bool
 }
 
-// mode is how pgx runs the statements of q.
-func (q *postQuery) mode() pgx.QueryExecMode {
+// queryArgs are the arguments of q's statements for pgx: its values, after
+// perCallMode when a statement's plan depends on them. Without a mode pgx
+// runs a statement in the pool's default mode, which configurePool keeps
+// free of named statements behind a pooler.
+func (q *postQuery) queryArgs() []any {
 	if q.perCall {
-		return perCallMode
+		return append([]any{perCallMode}, q.args...)
 	}
-	return preparedMode
+	return q.args
 }
 
 // arg adds v to the arguments and returns the placeholder that names it.
@@ -192,7 +192,7 @@ func (q *postQuery) countSQL() string {
 
 // views runs a statement built by listSQL on conn.
 func (q *postQuery) views(ctx context.Context, conn db.DBTX, sql string) ([]ports.PostView, error) {
-	rows, err := conn.Query(ctx, sql, append([]any{q.mode()}, q.args...)...)
+	rows, err := conn.Query(ctx, sql, q.queryArgs()...)
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +221,6 @@ const viewsPerPage = 16
 // count runs the statement built by countSQL on conn.
 func (q *postQuery) count(ctx context.Context, conn db.DBTX) (int64, error) {
 	var n int64
-	err := conn.QueryRow(ctx, q.countSQL(), append([]any{q.mode()}, q.args...)...).Scan(&n)
+	err := conn.QueryRow(ctx, q.countSQL(), q.queryArgs()...).Scan(&n)
 	return n, err
 }

@@ -182,7 +182,7 @@ func (r postViews) deepViews(ctx context.Context, t postcount.Tally, page ports.
 	if !ok {
 		return []ports.PostView{}, total, nil
 	}
-	rows, err := r.conn.Query(ctx, walkSQL(w), preparedMode, int64(w.Skip))
+	rows, err := r.conn.Query(ctx, walkSQL(w), int64(w.Skip))
 	if err != nil {
 		return nil, 0, storeError(op, err)
 	}
