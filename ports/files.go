@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 	"io"
+	"mime"
 	"strings"
 	"time"
 
@@ -84,4 +85,13 @@ func notExtRune(r rune) bool { return !isAlnum(r) }
 
 func isAlnum(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+}
+
+// ContentType is the media type every file store gives a file named with
+// ext (".png"), so that one file is served alike from any of them.
+func ContentType(ext string) string {
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"mime"
 	"os"
 	"path"
 	"path/filepath"
@@ -92,7 +91,7 @@ func (f *Files) Open(_ context.Context, rel string) (ports.StoredFile, error) {
 	return ports.StoredFile{
 		Body:        file,
 		Size:        fi.Size(),
-		ContentType: contentType(path.Ext(rel)),
+		ContentType: ports.ContentType(path.Ext(rel)),
 		ETag:        etag(rel, fi),
 		ModTime:     fi.ModTime(),
 	}, nil
@@ -108,14 +107,6 @@ func (f *Files) Delete(_ context.Context, rel string) error {
 		return fmt.Errorf("localfs: delete: %w", err)
 	}
 	return nil
-}
-
-// contentType is the media type of a file named with ext.
-func contentType(ext string) string {
-	if t := mime.TypeByExtension(ext); t != "" {
-		return t
-	}
-	return "application/octet-stream"
 }
 
 // etag is the entity tag of the file at rel: 16 bytes of a SHA-256 over its

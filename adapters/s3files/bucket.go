@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"mime"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -98,7 +97,7 @@ func (b *Bucket) Save(ctx context.Context, dir string, data []byte, ext string) 
 		Key:           &key,
 		Body:          bytes.NewReader(data),
 		ContentLength: aws.Int64(int64(len(data))),
-		ContentType:   aws.String(contentType(ext)),
+		ContentType:   aws.String(ports.ContentType(ext)),
 	})
 	if err != nil {
 		return "", fmt.Errorf("s3files: save %q: %w", key, classify(ctx, err))
@@ -157,12 +156,4 @@ func classify(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %w", domain.ErrUnavailable, err)
 	}
 	return err
-}
-
-// contentType is the media type of a file named with ext.
-func contentType(ext string) string {
-	if t := mime.TypeByExtension(ext); t != "" {
-		return t
-	}
-	return "application/octet-stream"
 }

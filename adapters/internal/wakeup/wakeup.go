@@ -39,10 +39,3 @@ func (b *Broadcaster) Wake() {
 		}
 	}
 }
-
-// Subscribers says how many subscriptions are open.
-func (b *Broadcaster) Subscribers() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.subs)
-}
