@@ -272,9 +272,21 @@ func TestCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = pw.Close()
-		(<-done).want(t, http.StatusOK)
+		up := <-done
+		up.want(t, http.StatusOK)
 		if err := nodes[1].wait(10 * time.Second); err != nil {
 			t.Errorf("replica after SIGTERM: %v", err)
+		}
+		// The drained upload was stored, not just answered: the replica
+		// left serves the very bytes.
+		user, _ := up.body["user"].(map[string]any)
+		url, _ := user["avatar_url"].(string)
+		avatar, ok := strings.CutPrefix(url, lb)
+		if !ok {
+			t.Fatalf("avatar_url %q is not under APP_URL %s", url, lb)
+		}
+		if r := call(t, "GET", nodes[0].url+avatar, nil); r.status != http.StatusOK || !bytes.Equal(r.raw, img) {
+			t.Errorf("%s after the drain: got %d with %d bytes, want 200 with the %d uploaded", avatar, r.status, len(r.raw), len(img))
 		}
 	})
 }
