@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -219,7 +220,8 @@ func (s *Server) retryDelivery(c *fiber.Ctx) error {
 // same JSON the event stream sends.
 func EventBody(base string, files ports.FileStore) func(domain.Event) ([]byte, error) {
 	public, _ := files.(ports.PublicFiles)
-	l := links{base: base, public: public}
+	// Trimmed as baseURL trims APP_URL, so that links match the stream's.
+	l := links{base: strings.TrimRight(base, "/"), public: public}
 	return func(e domain.Event) ([]byte, error) {
 		return json.Marshal(eventOf(l, e, domain.EventWhole))
 	}

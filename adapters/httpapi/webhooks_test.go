@@ -17,8 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
 	"github.com/inkwell/inkwell/app"
+	"github.com/inkwell/inkwell/domain"
 )
 
 // receiver is a webhook's receiving end on loopback: it records every
@@ -233,4 +235,23 @@ func TestWebhookValidation(t *testing.T) {
 	}
 	h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/", "events": []any{"post.created"}}).expect(t, http.StatusUnauthorized, nil)
 	h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/", "events": []any{"post.created"}}, as(ann)...).expect(t, http.StatusCreated, nil)
+}
+
+// TestEventBodyLinks holds webhook bodies to the links the stream gives:
+// APP_URL with a trailing slash makes no double slash.
+func TestEventBodyLinks(t *testing.T) {
+	e := domain.Event{
+		ID: 1, Type: domain.PostCreated, CreatedAt: time.Now(), PostID: 7, PostAuthorID: 3,
+		Payload: domain.EventPayload{
+			Post:   &domain.PostState{ID: 7, AuthorID: 3, Title: "T", Slug: "t", Status: domain.StatusPublished, CreatedAt: time.Now(), UpdatedAt: time.Now()},
+			Author: &domain.EventAuthor{ID: 3, Name: "Ann"},
+		},
+	}
+	body, err := httpapi.EventBody("https://api.example.org/", nil)(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"self":"https://api.example.org/api/v1/posts/7"`; !strings.Contains(string(body), want) {
+		t.Errorf("body %s: want %s", body, want)
+	}
 }
