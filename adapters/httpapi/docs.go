@@ -12,6 +12,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
+
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi"
 )
 
@@ -52,23 +54,11 @@ func (f docsFile) send(c *fiber.Ctx, cacheControl string) error {
 	c.Set(fiber.HeaderETag, f.etag)
 	c.Set(fiber.HeaderCacheControl, cacheControl)
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	if etagMatches(c.Get(fiber.HeaderIfNoneMatch), f.etag) {
+	if conditional.NoneMatch(c.Get(fiber.HeaderIfNoneMatch), f.etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	c.Set(fiber.HeaderContentType, f.contentType)
 	return c.Send(f.body)
-}
-
-// etagMatches reports whether an If-None-Match header names etag. The
-// comparison is weak, as RFC 9110 asks for If-None-Match.
-func etagMatches(header, etag string) bool {
-	for _, tag := range strings.Split(header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // docs serves the OpenAPI document at /openapi.json and Swagger UI over it

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -252,7 +253,7 @@ func (s *Server) storedFile(c *fiber.Ctx) error {
 	if !f.ModTime.IsZero() {
 		c.Set(fiber.HeaderLastModified, f.ModTime.UTC().Format(http.TimeFormat))
 	}
-	if f.ETag != "" && etagMatches(c.Get(fiber.HeaderIfNoneMatch), f.ETag) {
+	if f.ETag != "" && conditional.NoneMatch(c.Get(fiber.HeaderIfNoneMatch), f.ETag) {
 		_ = body.Close()
 		return c.SendStatus(fiber.StatusNotModified)
 	}

@@ -47,7 +47,7 @@ func Tag(c *fiber.Ctx) error {
 	}
 	tag := entityTag(v, c.Response().Body())
 	c.Set(fiber.HeaderETag, tag)
-	if m := c.Method(); (m == fiber.MethodGet || m == fiber.MethodHead) && noneMatch(c.Get(fiber.HeaderIfNoneMatch), tag) {
+	if m := c.Method(); (m == fiber.MethodGet || m == fiber.MethodHead) && NoneMatch(c.Get(fiber.HeaderIfNoneMatch), tag) {
 		c.Response().ResetBody()
 		c.Response().Header.Del(fiber.HeaderContentType)
 		c.Status(http.StatusNotModified)
@@ -102,9 +102,10 @@ func versionOf(tag string) (time.Time, bool) {
 	return time.UnixMicro(micros).UTC(), true
 }
 
-// noneMatch reports whether an If-None-Match header names tag, comparing
-// weakly as RFC 9110 asks: W/"x" names "x" too.
-func noneMatch(header, tag string) bool {
+// NoneMatch reports whether an If-None-Match header names tag, comparing
+// weakly as RFC 9110 asks: W/"x" names "x" too. Every route that answers
+// 304 asks it, resources and files alike.
+func NoneMatch(header, tag string) bool {
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == "*" || t == tag {
