@@ -174,9 +174,9 @@ func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports
 // posts_published (walkSQL), then its tags.
 func (r postViews) deepViews(ctx context.Context, t postcount.Tally, page ports.Page) ([]ports.PostView, int, error) {
 	const op = "list published posts with their authors"
-	total, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
+	total, err := r.tallied(ctx, t)
 	if err != nil {
-		return nil, 0, storeError("read post counts", err)
+		return nil, 0, err
 	}
 	w, ok := postcount.WalkTo(total, page.Offset, page.Limit)
 	if !ok {
@@ -315,18 +315,23 @@ func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
 // post_tags_tag_id.
 func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 	if t, ok := postcount.Of(f); ok {
-		if !t.Counted() {
-			return 0, nil
-		}
-		n, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
-		if err != nil {
-			return 0, storeError("read post counts", err)
-		}
-		return n, nil
+		return r.tallied(ctx, t)
 	}
 	n, err := postFilter(f).count(ctx, r.conn)
 	if err != nil {
 		return 0, storeError("count posts", err)
 	}
 	return int(n), nil
+}
+
+// tallied adds up the posts t names from the counters, in one statement.
+func (r postViews) tallied(ctx context.Context, t postcount.Tally) (int, error) {
+	if !t.Counted() {
+		return 0, nil
+	}
+	n, err := scanCounts(r.conn.QueryRow(ctx, countsSQL, t.Author), t)
+	if err != nil {
+		return 0, storeError("read post counts", err)
+	}
+	return n, nil
 }

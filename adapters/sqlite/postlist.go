@@ -196,7 +196,8 @@ const deepOffset = 1000
 // listCounted returns one page of the posts f matches, newest first, and
 // how many posts f matches.
 func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, int, error) {
-	if t, ok := postcount.Of(f); ok && t == (postcount.Tally{Published: true}) && page.Limit > 0 && page.Offset >= deepOffset {
+	t, tallied := postcount.Of(f)
+	if tallied && t == (postcount.Tally{Published: true}) && page.Limit > 0 && page.Offset >= deepOffset {
 		total, err := r.count(ctx, f)
 		if err != nil {
 			return nil, 0, err
@@ -208,7 +209,7 @@ func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page por
 		list, err := r.walk(ctx, w)
 		return list, total, err
 	}
-	if _, ok := postcount.Of(f); !ok && publishedOnly(f) && f.AuthorID == 0 && f.TagSlug == "" &&
+	if !tallied && publishedOnly(f) && f.AuthorID == 0 && f.TagSlug == "" &&
 		trigramSearch(strings.ToLower(f.Search)) && page.Limit > 0 {
 		return r.searchPage(ctx, f, page)
 	}
