@@ -286,7 +286,11 @@ func concerned(e domain.Event) []int64 {
 // cfg.Workers at once. It returns how many it claimed.
 func (w *WebhookWorker) DeliverDue(ctx context.Context) (int, error) {
 	now := w.clock.Now()
-	due, err := w.store.Repos().Deliveries.Claim(ctx, now, now.Add(w.cfg.Lease), 4*w.cfg.Workers)
+	// No more than run at once: each claim's lease is sized for one
+	// attempt, and one that waited behind others could lapse mid-send and
+	// be claimed, and sent, again by another replica. Run claims again
+	// while deliveries are due.
+	due, err := w.store.Repos().Deliveries.Claim(ctx, now, now.Add(w.cfg.Lease), w.cfg.Workers)
 	if err != nil {
 		return 0, fmt.Errorf("claim deliveries: %w", err)
 	}
