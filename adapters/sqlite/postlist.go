@@ -67,10 +67,7 @@ const newestFirst = `ORDER BY p.created_at DESC, p.id DESC`
 
 // postWhere renders f, and the cursor when there is one, as a WHERE clause
 // with its arguments.
-// inOrder has a search of published_titles probe its matches while the list
-// is walked in order, rather than look each up and sort them (see
-// listCounted).
-func postWhere(f ports.PostFilter, cursor *ports.PostCursor, inOrder bool) (string, []any) {
+func postWhere(f ports.PostFilter, cursor *ports.PostCursor) (string, []any) {
 	var w where
 	// Visibility and status are rendered together: published posts are
 	// everybody's, drafts their author's only.
@@ -107,7 +104,7 @@ func postWhere(f ports.PostFilter, cursor *ports.PostCursor, inOrder bool) (stri
 		w.add(`p.id IN (SELECT pt.post_id FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE t.slug = ?)`, f.TagSlug)
 	}
 	if f.Search != "" {
-		searchWhere(&w, f, inOrder)
+		searchWhere(&w, f)
 	}
 	if cursor != nil {
 		// After the cursor in the newest-first order is before it in
@@ -123,19 +120,14 @@ func postWhere(f ports.PostFilter, cursor *ports.PostCursor, inOrder bool) (stri
 // a drafts' title is read and compared; a shorter one holds no trigram, and
 // every visible title is read and compared. instr compares characters, so
 // % and _ are plain characters either way.
-func searchWhere(w *where, f ports.PostFilter, inOrder bool) {
+func searchWhere(w *where, f ports.PostFilter) {
 	needle := strings.ToLower(f.Search)
 	if !trigramSearch(needle) {
 		w.add("instr("+lowerFunc+"(p.title), ?) > 0", needle)
 		return
 	}
 	if publishedOnly(f) {
-		// The unary plus keeps SQLite from looking the matches up by id.
-		id := "p.id"
-		if inOrder {
-			id = "+p.id"
-		}
-		w.add(id+" IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)", ftsPhrase(needle))
+		w.add("p.id IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)", ftsPhrase(needle))
 		return
 	}
 	w.add("(p.id IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)"+
@@ -173,12 +165,7 @@ func (w *where) add(pred string, args ...any) {
 
 // list returns one page of the posts f matches, newest first.
 func (r postViews) list(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, error) {
-	return r.listOrdered(ctx, f, page, false)
-}
-
-// listOrdered is list, with the search of f probed in order when inOrder.
-func (r postViews) listOrdered(ctx context.Context, f ports.PostFilter, page ports.Page, inOrder bool) ([]domain.Post, error) {
-	cond, args := postWhere(f, nil, inOrder)
+	cond, args := postWhere(f, nil)
 	limit, offset := pageBounds(page)
 	query := `SELECT ` + postColumns + `
 FROM posts p
@@ -209,9 +196,14 @@ func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page por
 		list, err := r.walk(ctx, w)
 		return list, total, err
 	}
-	if !tallied && publishedOnly(f) && f.AuthorID == 0 && f.TagSlug == "" &&
-		trigramSearch(strings.ToLower(f.Search)) && page.Limit > 0 {
-		return r.searchPage(ctx, f, page)
+	if needle, ok := titleSearch(f); ok && page.Limit > 0 {
+		var list []domain.Post
+		var total int
+		err := r.snapshot(ctx, func(r postViews) (err error) {
+			list, total, err = r.searchPage(ctx, f, needle, page)
+			return err
+		})
+		return list, total, err
 	}
 	list, err := r.list(ctx, f, page)
 	if err != nil {
@@ -223,36 +215,6 @@ func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page por
 	}
 	return list, total, nil
 }
-
-// searchPage returns a page of the published posts a search of
-// published_titles matches, and their number, which it counts first to
-// choose the page's plan. SQLite either looks each match up by id and sorts
-// them, or walks posts_published newest first and probes the matches, up
-// to the page's end; it cannot tell which costs less, and without
-// statistics looks them up, which at a million posts reads thousands of
-// rows for a common word. The walk passes about (offset+limit) ×
-// published ÷ matches entries, each far cheaper than a row read: it is
-// taken while that is within walkPerMatch entries a match.
-func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, page ports.Page) ([]domain.Post, int, error) {
-	total, err := r.count(ctx, f)
-	if err != nil {
-		return nil, 0, err
-	}
-	if page.Offset >= total {
-		return []domain.Post{}, total, nil
-	}
-	published, err := r.count(ctx, ports.PostFilter{})
-	if err != nil {
-		return nil, 0, err
-	}
-	inOrder := int64(page.Offset+page.Limit)*int64(published) <= walkPerMatch*int64(total)*int64(total)
-	list, err := r.listOrdered(ctx, f, page, inOrder)
-	return list, total, err
-}
-
-// walkPerMatch is how many entries of posts_published searchPage walks
-// rather than read one matching row: about the ratio of their costs.
-const walkPerMatch = 32
 
 // walk returns the page of the published posts that w reaches. It skips
 // w.Skip entries of posts_published, which holds each post's id beside its
@@ -289,7 +251,7 @@ func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 	if n, ok, err := r.searchCount(ctx, f); ok || err != nil {
 		return n, err
 	}
-	cond, args := postWhere(f, nil, false)
+	cond, args := postWhere(f, nil)
 	query := `SELECT count(*) FROM posts p
 WHERE ` + cond
 	var n int
@@ -336,7 +298,15 @@ WHERE p.author_id = ? AND p.status <> 'published' AND instr(` + lowerFunc + `(p.
 // listAfter returns up to limit posts f matches that come after cursor in
 // the newest-first order (from the start when cursor is nil).
 func (r postViews) listAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	cond, args := postWhere(f, cursor, false)
+	if needle, ok := titleSearch(f); ok && limit > 0 {
+		var list []domain.Post
+		err := r.snapshot(ctx, func(r postViews) (err error) {
+			list, err = r.searchAfter(ctx, f, needle, cursor, limit)
+			return err
+		})
+		return list, err
+	}
+	cond, args := postWhere(f, cursor)
 	rowLimit, _ := pageBounds(ports.Page{Limit: limit})
 	query := `SELECT ` + postColumns + `
 FROM posts p

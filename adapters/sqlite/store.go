@@ -133,6 +133,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), err
 		read:   db.New(s.count(reader)),
 		write:  db.New(s.count(writer)),
 		readDB: s.count(reader),
+		readTx: s.readTx,
 		begin:  s.inTx,
 		waker:  &s.waker,
 	}.repos()
@@ -223,6 +224,20 @@ func (s *Store) inTx(ctx context.Context, fn func(conns) error) error {
 	return nil
 }
 
+// readTx runs fn in a read transaction on the reader pool: every statement
+// fn sends through its argument reads the same snapshot. The transaction is
+// deferred (ReadOnly keeps the driver from beginning it IMMEDIATE), so it
+// takes no lock but the snapshot, and it is rolled back, having nothing to
+// commit.
+func (s *Store) readTx(ctx context.Context, fn func(db.DBTX) error) error {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return storeError("begin read transaction", err)
+	}
+	defer tx.Rollback() // nothing to commit
+	return fn(s.count(tx))
+}
+
 // Subscribe implements ports.EventWaker.
 func (s *Store) Subscribe() (<-chan struct{}, func()) { return s.waker.Subscribe() }
 
@@ -245,6 +260,9 @@ type conns struct {
 	// readDB runs the queries sqlc cannot express: the lists of posts and
 	// of people, built from fragments.
 	readDB db.DBTX
+	// readTx runs a function of several reads on one snapshot (Store.readTx);
+	// it is nil inside a transaction, whose reads share one already.
+	readTx func(ctx context.Context, fn func(db.DBTX) error) error
 	// begin opens a transaction on the writer; it is nil inside one.
 	begin func(ctx context.Context, fn func(conns) error) error
 	// waker is the store's; notes, nil outside a transaction, what the

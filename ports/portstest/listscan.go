@@ -21,7 +21,13 @@ import (
 // answer a plain scan of the posts gives, on random posts: titles of mixed
 // case with Unicode letters, %, _ and quotes, random statuses, authors,
 // tags and times that tie; deep pages on either side of the middle; and
-// searches of one character to several.
+// searches of one character to several. Newest of all comes a run of posts
+// written in order, as a live site writes them, their ids growing with
+// their times; a word found only at the top of that run and in the oldest
+// posts (clusterWord) leaves a long stretch of the list without a match,
+// which a store that walks the list looking for matches must cross or
+// avoid. Cursor pages of two posts and past the last match, and the
+// viewer's own drafts among the matches, are read as well.
 
 // scanPosts is the number of posts of the random list, enough for pages
 // past the offsets from which the stores walk an index.
@@ -32,9 +38,21 @@ const scanPosts = 1500
 // quote, which FTS5 phrases must escape, and spaces.
 var titleParts = []string{"ab", "Ab", "AB", "x", "é", "É", "ÉTÉ", "ß", "ẞ", "Σ", "σς", "ω", "%", "_", "%_", `"`, " ", "Ink", "well", "İ", "ǅ"}
 
+// runPosts are written after the random posts, newest of all and in time
+// order. clusterWord is in the titles of the newest clusterNewest of them
+// and of the oldest clusterOldest posts of all, and in no other; every
+// fourth of those is a draft of Ann's.
+const (
+	runPosts      = 400
+	clusterWord   = "Quill"
+	clusterNewest = 4
+	clusterOldest = 30
+)
+
 // scanSearches are fixed searches beside the random ones: wildcards and a
-// quote alone, short ones, folding, and one that matches nothing.
-var scanSearches = []string{"%", "_", `"`, "a", "É", "ab", "AB", "%_", "ß", "ẞ", "σς", "ΣΣ", "éTé", "inkwell", "İ", "ǆ", "zzz", `" a`}
+// quote alone, short ones, folding, one that matches nothing, and the
+// clustered word.
+var scanSearches = []string{"%", "_", `"`, "a", "É", "ab", "AB", "%_", "ß", "ẞ", "σς", "ΣΣ", "éTé", "inkwell", "İ", "ǆ", "zzz", `" a`, "quill", "QUIL"}
 
 func testPostListMatchesScan(t *testing.T, st ports.Store) {
 	ctx := t.Context()
@@ -76,6 +94,26 @@ func testPostListMatchesScan(t *testing.T, st ports.Store) {
 			}
 			if err := r.Posts.SetTags(ctx, p.ID(), ids); err != nil {
 				return fmt.Errorf("Posts.SetTags: %w", err)
+			}
+			posts = append(posts, p)
+		}
+		// The run, then the oldest posts.
+		for i := range runPosts + clusterOldest {
+			created := at(time.Duration(scanPosts/4+i) * time.Minute)
+			title, cluster := fmt.Sprintf("Run %d", i), i >= runPosts-clusterNewest
+			if i >= runPosts {
+				created = at(-time.Duration(i) * time.Minute)
+			}
+			if cluster {
+				title = fmt.Sprintf("%s %d", clusterWord, i)
+			}
+			status, author := domain.StatusPublished, authors[i%2]
+			if cluster && i%4 == 3 {
+				status, author = domain.StatusDraft, authors[0]
+			}
+			p := newPost(t, author.ID, title, status, created)
+			if err := r.Posts.Create(ctx, &p); err != nil {
+				return fmt.Errorf("Posts.Create(%q): %w", p.Title(), err)
 			}
 			posts = append(posts, p)
 		}
@@ -134,31 +172,34 @@ func testPostListMatchesScan(t *testing.T, st ports.Store) {
 				check(t, what+": ids", postIDs(postsOf(views)), postIDs(want[min(offset, total):min(offset+limit, total)]))
 			}
 		}
-		// A cursor walk of a few pages from the start and from a random
-		// post.
+		// A cursor walk of a few pages, of 16 posts and of 2, from the
+		// start, from a random post and from the last one.
 		starts := []*ports.PostCursor{nil}
 		if total > 0 {
-			p := want[rnd.IntN(total)]
-			starts = append(starts, &ports.PostCursor{CreatedAt: p.CreatedAt().UnixMicro(), ID: p.ID()})
-		}
-		for _, cursor := range starts {
-			from := 0
-			if cursor != nil {
-				from = slices.IndexFunc(want, func(p domain.Post) bool { return p.ID() == cursor.ID }) + 1
+			for _, p := range []domain.Post{want[rnd.IntN(total)], want[total-1]} {
+				starts = append(starts, &ports.PostCursor{CreatedAt: p.CreatedAt().UnixMicro(), ID: p.ID()})
 			}
-			for page := 0; page < 3 && from <= total; page++ {
-				what := fmt.Sprintf("PostViews.ListViewsAfter(%+v, %+v, 16)", f, cursor)
-				got, err := listPostsAfter(ctx, r, f, cursor, 16)
-				if !checkErr(t, what, err, nil) {
-					break
+		}
+		for _, limit := range []int{16, 2} {
+			for _, start := range starts {
+				cursor, from := start, 0
+				if cursor != nil {
+					from = slices.IndexFunc(want, func(p domain.Post) bool { return p.ID() == cursor.ID }) + 1
 				}
-				wantPage := want[from:min(from+16, total)]
-				if !check(t, what, postIDs(got), postIDs(wantPage)) || len(got) == 0 {
-					break
+				for page := 0; page < 3 && from <= total; page++ {
+					what := fmt.Sprintf("PostViews.ListViewsAfter(%+v, %+v, %d)", f, cursor, limit)
+					got, err := listPostsAfter(ctx, r, f, cursor, limit)
+					if !checkErr(t, what, err, nil) {
+						break
+					}
+					wantPage := want[from:min(from+limit, total)]
+					if !check(t, what, postIDs(got), postIDs(wantPage)) || len(got) == 0 {
+						break
+					}
+					last := got[len(got)-1]
+					cursor = &ports.PostCursor{CreatedAt: last.CreatedAt().UnixMicro(), ID: last.ID()}
+					from += len(got)
 				}
-				last := got[len(got)-1]
-				cursor = &ports.PostCursor{CreatedAt: last.CreatedAt().UnixMicro(), ID: last.ID()}
-				from += len(got)
 			}
 		}
 	}
