@@ -242,6 +242,12 @@ func (s *Server) storedFile(c *fiber.Ctx) error {
 		if errors.Is(err, domain.ErrNotFound) {
 			return c.Next()
 		}
+		if reqErr := c.UserContext().Err(); reqErr != nil {
+			// The request's deadline ended the open by cancelling the
+			// file's own context, whose error says only "canceled": the
+			// deadline is the reason, and answers 503 like any other.
+			return fmt.Errorf("open stored file %q: %w", rel, reqErr)
+		}
 		return err
 	}
 	body := &cancelOnClose{ReadCloser: f.Body, cancel: cancel}

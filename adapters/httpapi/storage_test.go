@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,17 +120,57 @@ func TestStorageOnS3(t *testing.T) {
 		checkStoredFile(t, h, "/storage/"+rest, png, "image/png")
 	})
 
-	t.Run("storage down", func(t *testing.T) {
-		cfg := server.Bucket(t)
-		cfg.Endpoint = "http://127.0.0.1:1"
-		down, err := s3files.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := newHarness(t, stores[0].Open(t), options{files: down})
-		r := h.do("GET", "/storage/avatars/0123456789abcdef0123456789abcdef.png", nil)
-		if r.status != http.StatusServiceUnavailable || r.body["success"] != false || r.body["data"] != nil {
-			t.Errorf("GET a file while storage is down: got %d %s, want the envelope's 503", r.status, r.raw)
+	// A storage server that refuses connections, and one that takes them
+	// and never answers, which holds the request until its deadline: both
+	// answer 503, the second although the file is opened on a context of
+	// its own, which the deadline cancels.
+	for _, tc := range []struct{ name, endpoint string }{
+		{"storage down", "http://127.0.0.1:1"},
+		{"storage hangs", "http://" + silentServer(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := server.Bucket(t)
+			cfg.Endpoint = tc.endpoint
+			files, err := s3files.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, stores[0].Open(t), options{files: files})
+			r := h.do("GET", "/storage/avatars/0123456789abcdef0123456789abcdef.png", nil)
+			if r.status != http.StatusServiceUnavailable || r.body["success"] != false || r.body["data"] != nil {
+				t.Errorf("GET a file, %s: got %d %s, want the envelope's 503", tc.name, r.status, r.raw)
+			}
+		})
+	}
+}
+
+// silentServer listens on loopback, takes every connection and never
+// answers, until the test ends; it returns its address.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held sync.WaitGroup
+	t.Cleanup(func() {
+		ln.Close()
+		held.Wait()
+	})
+	held.Go(func() {
+		var conns []net.Conn
+		defer func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
 		}
 	})
+	return ln.Addr().String()
 }
