@@ -90,20 +90,20 @@ type Event struct {
 // Comment, Person and Product is set. Author is the post's or the comment's
 // author; Tags are the post's.
 type EventPayload struct {
-	Post    *PostState   `json:"post,omitempty"`
-	Tags    []Tag        `json:"tags"`
-	Comment *Comment     `json:"comment,omitempty"`
-	Author  *EventAuthor `json:"author,omitempty"`
-	Person  *Person      `json:"person,omitempty"`
-	Product *Product     `json:"product,omitempty"`
+	Post    *PostState
+	Tags    []Tag
+	Comment *Comment
+	Author  *EventAuthor
+	Person  *Person
+	Product *Product
 }
 
 // EventAuthor is what a post's or a comment's representation shows of its
 // author; an event keeps no more of the account than that.
 type EventAuthor struct {
-	ID         int64  `json:"id"`
-	Name       string `json:"name"`
-	AvatarPath string `json:"avatar_path,omitempty"`
+	ID         int64
+	Name       string
+	AvatarPath string
 }
 
 func authorOf(u User) *EventAuthor {

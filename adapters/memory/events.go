@@ -2,12 +2,12 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/eventpayload"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -29,7 +29,7 @@ type events struct{ u unit }
 var _ ports.EventRepository = events{}
 
 func (r events) Append(ctx context.Context, e *domain.Event) error {
-	payload, err := json.Marshal(e.Payload)
+	payload, err := eventpayload.Marshal(e.Payload)
 	if err != nil {
 		return fmt.Errorf("append event: %w", err)
 	}
@@ -65,7 +65,8 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 			if f.PostID != 0 && e.PostID != f.PostID {
 				continue
 			}
-			if err := json.Unmarshal(se.payload, &e.Payload); err != nil {
+			var err error
+			if e.Payload, err = eventpayload.Unmarshal(se.payload); err != nil {
 				return fmt.Errorf("read event %d: %w", e.ID, err)
 			}
 			out = append(out, e)

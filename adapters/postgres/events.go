@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/inkwell/inkwell/adapters/internal/eventpayload"
 	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -23,7 +23,7 @@ type events struct{ q *db.Queries }
 var _ ports.EventRepository = events{}
 
 func (r events) Append(ctx context.Context, e *domain.Event) error {
-	payload, err := json.Marshal(e.Payload)
+	payload, err := eventpayload.Marshal(e.Payload)
 	if err != nil {
 		return fmt.Errorf("append event: %w", err)
 	}
@@ -68,7 +68,8 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 			CommentAuthorID: row.CommentAuthorID,
 			Draft:           row.Draft,
 		}
-		if err := json.Unmarshal(row.Payload, &out[i].Payload); err != nil {
+		var err error
+		if out[i].Payload, err = eventpayload.Unmarshal(row.Payload); err != nil {
 			return nil, fmt.Errorf("%s: event %d: %w", op, row.ID, err)
 		}
 	}

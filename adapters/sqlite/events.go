@@ -2,11 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/eventpayload"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -17,7 +17,7 @@ import (
 type events struct{ c conns }
 
 func (r events) Append(ctx context.Context, e *domain.Event) error {
-	payload, err := json.Marshal(e.Payload)
+	payload, err := eventpayload.Marshal(e.Payload)
 	if err != nil {
 		return fmt.Errorf("append event: %w", err)
 	}
@@ -63,7 +63,8 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 			CommentAuthorID: row.CommentAuthorID,
 			Draft:           row.Draft != 0,
 		}
-		if err := json.Unmarshal([]byte(row.Payload), &out[i].Payload); err != nil {
+		var err error
+		if out[i].Payload, err = eventpayload.Unmarshal([]byte(row.Payload)); err != nil {
 			return nil, fmt.Errorf("%s: event %d: %w", op, row.ID, err)
 		}
 	}
