@@ -8,7 +8,13 @@
 // opens -subscribers event streams, writes -rate posts a second for
 // -duration and reports the delay from the create request to each event's
 // arrival (p50, p99), the server's resident memory (when -pid is given) and
-// the create rate again with every stream open. webhooks creates a webhook
+// the create rate again with every stream open. It also writes at -rate for
+// -duration before any stream opens, and compares the two paced runs: how
+// many posts a second were written, how long a create took (p50, p99) and
+// how much CPU the server used (when -pid is given). The paced runs show
+// what subscribers cost the writers at a given load; the create rates are
+// saturated runs, in which the load tool's own subscribers, reading every
+// event on the same cores, compete with the server. webhooks creates a webhook
 // to a receiver of its own on loopback (the server needs
 // WEBHOOKS_ALLOW_PRIVATE=true), writes -posts posts and reports how many
 // deliveries a second arrive.
@@ -205,6 +211,105 @@ func rss() string {
 	return strings.Join(out, ", ")
 }
 
+// pacedRun is what paced achieved.
+type pacedRun struct {
+	written  int
+	rate     float64
+	p50, p99 time.Duration
+	cpu      time.Duration // the server's, over elapsed
+	elapsed  time.Duration
+	failed   int64
+}
+
+func (r pacedRun) String() string {
+	cpu := "n/a (no -pid)"
+	if *pid != 0 {
+		cpu = fmt.Sprintf("%.0f%% of a core", 100*r.cpu.Seconds()/r.elapsed.Seconds())
+	}
+	return fmt.Sprintf("%.1f posts/s (%d failed), create p50 %s, p99 %s, server CPU %s",
+		r.rate, r.failed, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), cpu)
+}
+
+// paced writes *rate posts a second for *duration and reports what it
+// achieved: the posts written, a second, the create latencies, and the
+// server's CPU time in that span.
+func paced(token string) (pacedRun, error) {
+	var mu sync.Mutex
+	var took []time.Duration
+	var failed atomic.Int64
+	cpuBefore, err := serverCPU()
+	if err != nil {
+		return pacedRun{}, err
+	}
+	tick := time.NewTicker(time.Second / time.Duration(*rate))
+	start := time.Now()
+	deadline := start.Add(*duration)
+	var wg sync.WaitGroup
+	for time.Now().Before(deadline) {
+		<-tick.C
+		wg.Go(func() {
+			sent := time.Now()
+			if err := createPost(token); err != nil {
+				failed.Add(1)
+				fmt.Fprintln(os.Stderr, "create:", err)
+				return
+			}
+			mu.Lock()
+			took = append(took, time.Since(sent))
+			mu.Unlock()
+		})
+	}
+	tick.Stop()
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpuAfter, err := serverCPU()
+	if err != nil {
+		return pacedRun{}, err
+	}
+	if len(took) == 0 {
+		return pacedRun{}, errors.New("no post was written")
+	}
+	slices.Sort(took)
+	return pacedRun{
+		written: len(took),
+		rate:    float64(len(took)) / elapsed.Seconds(),
+		p50:     took[len(took)/2],
+		p99:     took[len(took)*99/100],
+		cpu:     cpuAfter - cpuBefore,
+		elapsed: elapsed,
+		failed:  failed.Load(),
+	}, nil
+}
+
+// serverCPU returns the CPU time the server has used (user and system),
+// zero without -pid.
+func serverCPU() (time.Duration, error) {
+	if *pid == 0 {
+		return 0, nil
+	}
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", *pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, in parentheses, may hold spaces; the fields after
+	// it are numbered from the state, the third field of the file.
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", *pid, len(fields))
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // utime and stime
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	// Linux reports them in USER_HZ, 100 a second on every architecture Go
+	// supports.
+	return time.Duration(ticks) * (time.Second / 100), nil
+}
+
 func streams() error {
 	token, err := register()
 	if err != nil {
@@ -216,6 +321,11 @@ func streams() error {
 	}
 	fmt.Printf("create rate, no subscriber: %.0f posts/s (%d writers, %s)\n", alone, *writers, *burst)
 	fmt.Printf("server memory before streams: %s\n", rss())
+	before, err := paced(token)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d posts/s for %s, no subscriber: %s\n", *rate, *duration, before)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -245,21 +355,11 @@ func streams() error {
 	fmt.Printf("%d streams open (%d failed)\n", *subscribers-int(failed.Load()), failed.Load())
 
 	measuring.Store(true)
-	tick := time.NewTicker(time.Second / time.Duration(*rate))
-	deadline := time.Now().Add(*duration)
-	written := 0
-	var wg sync.WaitGroup
-	for time.Now().Before(deadline) {
-		<-tick.C
-		written++
-		wg.Go(func() {
-			if err := createPost(token); err != nil {
-				fmt.Fprintln(os.Stderr, "create:", err)
-			}
-		})
+	during, err := paced(token)
+	if err != nil {
+		return err
 	}
-	tick.Stop()
-	wg.Wait()
+	written := during.written
 	time.Sleep(2 * time.Second)
 	measuring.Store(false)
 	fmt.Printf("server memory with streams open: %s\n", rss())
@@ -272,6 +372,7 @@ func streams() error {
 	if n == 0 {
 		return errors.New("no event arrived")
 	}
+	fmt.Printf("%d posts/s for %s, %d subscribers: %s\n", *rate, *duration, *subscribers, during)
 	fmt.Printf("%d posts at %d/s for %s: %d of %d events arrived (%d reconnects); delay p50 %s, p99 %s, max %s\n",
 		written, *rate, *duration, n, want, reconnects.Load(), delays[n/2].Round(time.Microsecond), delays[n*99/100].Round(time.Microsecond), delays[n-1].Round(time.Microsecond))
 
