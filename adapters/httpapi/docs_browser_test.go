@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -54,15 +56,31 @@ func TestDocsInBrowser(t *testing.T) {
 
 	// The deep link opens GET /users, whose "Try it out" is already on.
 	op := "#operations-Users-listUsers"
+	response := chromedp.CSS(op + " .live-responses-table tr.response .response-col_status")
 	err = chromedp.Do(tab,
 		chromedp.Navigate(base+"/docs#/Users/listUsers"),
 		chromedp.WaitVisible(chromedp.CSS(".opblock-summary-path")),
 		chromedp.WaitVisible(chromedp.CSS(op+" .execute")),
-		chromedp.Click(chromedp.CSS(op+" .execute")),
-		chromedp.WaitVisible(chromedp.CSS(op+" .live-responses-table tr.response .response-col_status")),
 	)
 	if err != nil {
-		t.Fatalf("render and try GET /users: %v", err)
+		t.Fatalf("render GET /users: %v", err)
+	}
+	// Swagger UI may still be scrolling to the deep-linked operation when
+	// its button shows, and a click at where the button was lands beside
+	// it; so click until the response shows, as a reader would.
+	for attempt := 1; ; attempt++ {
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(op+" .execute"))); err != nil {
+			t.Fatalf("click Execute on GET /users: %v", err)
+		}
+		wait, cancel := context.WithTimeout(tab, 10*time.Second)
+		err := chromedp.Do(wait, chromedp.WaitVisible(response))
+		cancel()
+		if err == nil {
+			break
+		}
+		if attempt == 3 || tab.Err() != nil {
+			t.Fatalf("try GET /users: no response shown after %d clicks: %v", attempt, err)
+		}
 	}
 	text, err := chromedp.Run(tab, chromedp.TextContent(chromedp.CSS("#swagger-ui")))
 	if err != nil {
@@ -73,7 +91,7 @@ func TestDocsInBrowser(t *testing.T) {
 			t.Errorf("the page does not show %s", want)
 		}
 	}
-	status, err := chromedp.Run(tab, chromedp.TextContent(chromedp.CSS(op+" .live-responses-table tr.response .response-col_status")))
+	status, err := chromedp.Run(tab, chromedp.TextContent(response))
 	if err != nil {
 		t.Fatal(err)
 	}
