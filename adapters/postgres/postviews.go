@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
+	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -73,10 +74,12 @@ func scanCounts(row pgx.Row, t postcount.Tally) (int, error) {
 
 // postViews implements ports.PostViews. conn is the connection or
 // transaction that q runs on, for the batches and the lists built in
-// postlist.go.
+// postlist.go; totals, nil in a transaction, keeps the totals of title
+// searches (searchTotal).
 type postViews struct {
-	q    *db.Queries
-	conn db.DBTX
+	q      *db.Queries
+	conn   db.DBTX
+	totals *searchtotal.Cache
 }
 
 var _ ports.PostViews = postViews{}
@@ -316,6 +319,9 @@ func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
 func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 	if t, ok := postcount.Of(f); ok {
 		return r.tallied(ctx, t)
+	}
+	if n, ok, err := r.searchTotal(ctx, f); ok || err != nil {
+		return n, err
 	}
 	n, err := postFilter(f).count(ctx, r.conn)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -26,6 +27,9 @@ type Store struct {
 	queries    *db.Queries
 	statements *statementCounter
 	listen     *listener
+	// totals keeps the totals of title searches between changes of the
+	// published titles; only reads outside a transaction use it.
+	totals *searchtotal.Cache
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -77,7 +81,7 @@ func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 		return nil, nil, storeError("postgres: create pool", err)
 	}
 	// LISTEN binds a session, so it goes where the migrations go.
-	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: cmp.Or(directURL, url)}}
+	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: cmp.Or(directURL, url)}, totals: searchtotal.New()}
 	return s, s.close, nil
 }
 
@@ -164,7 +168,7 @@ func configurePool(cfg *pgxpool.Config, url string, pooled bool) {
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Repos returns repositories that work outside any transaction.
-func (s *Store) Repos() ports.Repos { return newRepos(s.pool, s.queries) }
+func (s *Store) Repos() ports.Repos { return newRepos(s.pool, s.queries, s.totals) }
 
 // InTx runs fn in one transaction on one connection. It commits when fn
 // returns nil and rolls back when fn returns an error or panics; the panic
@@ -183,7 +187,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) (err error
 			panic(p)
 		}
 	}()
-	if err := fn(newRepos(tx, s.queries.WithTx(tx))); err != nil {
+	if err := fn(newRepos(tx, s.queries.WithTx(tx), nil)); err != nil {
 		rollback()
 		return err
 	}
@@ -200,8 +204,9 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // newRepos binds every repository to one connection or transaction. conn is
 // what queries runs on; the hand-built lists of people and posts need it
-// directly.
-func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
+// directly. totals is nil in a transaction, whose reads may see its own
+// uncommitted writes.
+func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache) ports.Repos {
 	return ports.Repos{
 		Users:       users{q: q},
 		Tokens:      tokens{q: q},
@@ -210,7 +215,7 @@ func newRepos(conn db.DBTX, q *db.Queries) ports.Repos {
 		People:      people{q: q, conn: conn},
 		Products:    products{q: q},
 		Posts:       posts{q: q},
-		PostViews:   postViews{q: q, conn: conn},
+		PostViews:   postViews{q: q, conn: conn, totals: totals},
 		Tags:        tags{q: q},
 		Comments:    comments{q: q},
 		Sessions:    sessions{q: q},

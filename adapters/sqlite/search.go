@@ -71,16 +71,46 @@ func (r postViews) snapshot(ctx context.Context, fn func(postViews) error) error
 
 // searchPage returns a page of the posts a titleSearch f matches, newest
 // first, and how many it matches.
+//
+// The total of the published matches is kept in r.c.totals at the version
+// of the published titles this snapshot reads (package searchtotal). While
+// it holds, a page near the start is found as a cursor page is
+// (batchAfter), without the whole match: the first offset+limit published
+// matches, merged with the viewer's own posts.
 func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle string, page ports.Page) ([]domain.Post, int, error) {
-	m, err := r.titleMatches(ctx, needle)
-	if err != nil {
-		return nil, 0, err
-	}
 	var own []ports.PostCursor
+	var err error
 	if ownPosts(f) {
 		if own, err = r.ownMatches(ctx, f.Viewer, needle, nil, nil, 0); err != nil {
 			return nil, 0, err
 		}
+	}
+	var version int64
+	if r.c.totals != nil {
+		err := r.c.readDB.QueryRowContext(ctx, `SELECT coalesce(sum(title_changes), 0) FROM post_counts`).Scan(&version)
+		if err != nil {
+			return nil, 0, storeError("read the published titles' version", err)
+		}
+		if n, ok := r.c.totals.Get(needle, version); ok && page.Offset+page.Limit <= batchedReach {
+			keys, ok, err := r.batchAfter(ctx, needle, nil, page.Offset+page.Limit)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				keys = mergeNewest(keys, own)
+				keys = keys[min(page.Offset, len(keys)):min(page.Offset+page.Limit, len(keys))]
+				list, err := r.byKeys(ctx, keys)
+				return list, n + len(own), err
+			}
+		}
+	}
+
+	m, err := r.titleMatches(ctx, needle)
+	if err != nil {
+		return nil, 0, err
+	}
+	if r.c.totals != nil {
+		r.c.totals.Put(needle, version, len(m.ids))
 	}
 	total := len(m.ids) + len(own)
 	if page.Offset >= total {
@@ -102,6 +132,12 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 	list, err := r.byKeys(ctx, keys)
 	return list, total, err
 }
+
+// batchedReach is how far into a search searchPage reaches through
+// batchAfter when it knows the total: up to offset+limit 48, whose
+// 48 × batchPerPost entries of posts_published cost about as much as the
+// whole match.
+const batchedReach = 48
 
 // searchAfter returns up to limit posts a titleSearch f matches after
 // cursor, newest first.

@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
+	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
 	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -136,6 +137,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), err
 		readTx: s.readTx,
 		begin:  s.inTx,
 		waker:  &s.waker,
+		totals: searchtotal.New(),
 	}.repos()
 	cleanup := func() {
 		reader.Close()
@@ -265,6 +267,10 @@ type conns struct {
 	readTx func(ctx context.Context, fn func(db.DBTX) error) error
 	// begin opens a transaction on the writer; it is nil inside one.
 	begin func(ctx context.Context, fn func(conns) error) error
+	// totals keeps the totals of title searches between changes of the
+	// published titles (searchPage); it is nil inside a transaction, whose
+	// reads may see its own uncommitted writes.
+	totals *searchtotal.Cache
 	// waker is the store's; notes, nil outside a transaction, what the
 	// transaction did that matters after its commit.
 	waker *wakeup.Broadcaster

@@ -31,6 +31,7 @@ var postTests = []storeTest{
 	{"ListAfter", testPostListAfter},
 	{"ListAfterCursor", testPostListAfterCursor},
 	{"ListMatchesScan", testPostListMatchesScan},
+	{"SearchThroughWrites", testPostSearchThroughWrites},
 	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},

@@ -88,9 +88,10 @@ type Post struct {
 }
 
 type PostCount struct {
-	Shard     int16
-	Published int64
-	Drafts    int64
+	Shard        int16
+	Published    int64
+	Drafts       int64
+	TitleChanges int64
 }
 
 type PostTag struct {

@@ -83,9 +83,10 @@ type Post struct {
 }
 
 type PostCount struct {
-	Shard     int64
-	Published int64
-	Drafts    int64
+	Shard        int64
+	Published    int64
+	Drafts       int64
+	TitleChanges int64
 }
 
 type PostTag struct {
