@@ -93,14 +93,8 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 		}
 		if n, ok := r.c.totals.Get(needle, version); ok && page.Offset+page.Limit <= batchedReach {
 			keys, ok, err := r.batchAfter(ctx, needle, nil, page.Offset+page.Limit)
-			if err != nil {
-				return nil, 0, err
-			}
-			if ok {
-				keys = mergeNewest(keys, own)
-				keys = keys[min(page.Offset, len(keys)):min(page.Offset+page.Limit, len(keys))]
-				list, err := r.byKeys(ctx, keys)
-				return list, n + len(own), err
+			if err != nil || ok {
+				return r.cutPage(ctx, keys, own, page, n+len(own), err)
 			}
 		}
 	}
@@ -116,19 +110,25 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 	if page.Offset >= total {
 		return []domain.Post{}, total, nil
 	}
-	var keys []ports.PostCursor
 	if len(own) == 0 {
-		keys, err = r.matchedKeys(ctx, m, nil, page.Offset, page.Limit)
-	} else {
-		// The viewer's posts take places among the published ones: the page
-		// is cut from the first offset+limit published ones merged with them.
-		keys, err = r.matchedKeys(ctx, m, nil, 0, page.Offset+page.Limit)
-		keys = mergeNewest(keys, own)
-		keys = keys[min(page.Offset, len(keys)):min(page.Offset+page.Limit, len(keys))]
+		keys, err := r.matchedKeys(ctx, m, nil, page.Offset, page.Limit)
+		return r.cutPage(ctx, keys, nil, ports.Page{Limit: page.Limit}, total, err)
 	}
+	keys, err := r.matchedKeys(ctx, m, nil, 0, page.Offset+page.Limit)
+	return r.cutPage(ctx, keys, own, page, total, err)
+}
+
+// cutPage reads the rows of page, cut from the first offset+limit
+// published matches, keys, merged with the viewer's posts, own, in which
+// they take their places; total and a preceding err pass through.
+func (r postViews) cutPage(ctx context.Context, keys, own []ports.PostCursor, page ports.Page, total int, err error) ([]domain.Post, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if len(own) > 0 {
+		keys = mergeNewest(keys, own)
+	}
+	keys = keys[min(page.Offset, len(keys)):min(page.Offset+page.Limit, len(keys))]
 	list, err := r.byKeys(ctx, keys)
 	return list, total, err
 }
