@@ -117,7 +117,7 @@ need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
 [[ $stores == *postgres* || $stores == *pgbouncer* ]] && need psql postgresql-client
-[[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs pgbouncer (apt-get install -y pgbouncer)"; }
+[[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs PgBouncer 1.21 or later (make services)"; }
 
 base=http://127.0.0.1:$port
 pprof_port=$((port + 1))

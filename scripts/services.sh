@@ -93,5 +93,8 @@ fi
 bash scripts/versitygw.sh
 # PgBouncer and HAProxy: the tests run the stores through a pooler and a
 # cluster of replicas behind a balancer, both started by the tests.
-command -v pgbouncer >/dev/null 2>&1 || [[ -x /usr/sbin/pgbouncer ]] || { echo "services: installing PgBouncer (apt-get install pgbouncer)"; apt_install pgbouncer; }
+# PgBouncer must be 1.21 or later (prepared statements in transaction
+# pooling): scripts/pgbouncer.sh builds one from Debian's trixie source
+# package where bookworm's 1.18 is all apt offers.
+bash scripts/pgbouncer.sh
 command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || { echo "services: installing HAProxy (apt-get install haproxy)"; apt_install haproxy; }

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -31,9 +32,58 @@ func openPooled(tb testing.TB) *postgres.Store {
 
 // TestStoreThroughPgBouncer runs the contract suite through a pooler that
 // hands each transaction to whichever server connection is free, which
-// fails any statement that relies on the session it ran in before.
+// fails any statement that relies on the session it ran in before. The
+// store's named prepared statements hold there because deploy/pgbouncer.ini
+// keeps them (max_prepared_statements).
 func TestStoreThroughPgBouncer(t *testing.T) {
 	portstest.RunStore(t, func(tb testing.TB) ports.Store { return openPooled(tb) })
+}
+
+// TestStoreThroughPgBouncerWithoutPreparedStatements runs the contract
+// suite through a pooler that keeps no prepared statements, as PgBouncer
+// before 1.21 or with max_prepared_statements = 0, with the one setting the
+// README gives for it: default_query_exec_mode=cache_describe in the URL.
+func TestStoreThroughPgBouncerWithoutPreparedStatements(t *testing.T) {
+	portstest.RunStore(t, func(tb testing.TB) ports.Store {
+		direct := pgtest.URL(tb)
+		pooled := pgbouncertest.URLWith(tb, direct, map[string]string{"max_prepared_statements": "0"})
+		st, closeStore, err := postgres.OpenPooled(context.Background(), withParam(pooled, "default_query_exec_mode", "cache_describe"), direct)
+		if err != nil {
+			tb.Fatalf("OpenPooled: %v", err)
+		}
+		tb.Cleanup(closeStore)
+		return st
+	})
+}
+
+// TestPgBouncerKeepsNamedStatements shows that the pool names its prepared
+// statements through the pooler, and that they survive the pooler handing
+// a client's transactions to other server connections: after many
+// concurrent uses of one query, the server holds it prepared under
+// PgBouncer's names on more than one connection.
+func TestPgBouncerKeepsNamedStatements(t *testing.T) {
+	ctx := context.Background()
+	direct := pgtest.URL(t)
+	st, closeStore, err := postgres.OpenPooled(ctx, pgbouncertest.URL(t, direct), direct)
+	mustDo(t, "OpenPooled", err)
+	defer closeStore()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				if _, err := st.Repos().Users.ByEmail(ctx, "nobody@example.com"); err == nil {
+					t.Error("ByEmail of nobody: found someone")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var prepared int
+	mustDo(t, "count prepared statements", st.Pool().QueryRow(ctx,
+		"SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'PGBOUNCER_%' AND from_sql = false").Scan(&prepared))
+	if prepared == 0 {
+		t.Fatal("the server connection holds no statement PgBouncer prepared: the pool sends no named statements")
+	}
 }
 
 // TestOpenPooledConcurrently starts several stores at once through one
@@ -112,4 +162,16 @@ func TestPooledListsSendNoNamedStatements(t *testing.T) {
 		}
 		closeStore()
 	}
+}
+
+// withParam adds the query parameter key=value to the URL rawURL.
+func withParam(rawURL, key, value string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		panic(err)
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

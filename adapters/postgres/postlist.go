@@ -33,9 +33,9 @@ import (
 // author's posts (a viewer's drafts among them) by walking posts_author_id
 // in order, which a generic plan, expecting a handful of them, would read
 // all and sort instead. The others, the busiest lists (everybody's posts, a
-// viewer's, after a cursor), run in the pool's default mode, which on a
-// direct connection prepares them once per connection (pgx's statement
-// cache) and through a pooler sends them unnamed (configurePool): their
+// viewer's, after a cursor), run in the pool's default mode, which prepares
+// them once per connection (pgx's statement cache; through a pooler, once
+// per server connection, see configurePool): their
 // generic plan is the walk of posts_created_at_id whatever the values, and
 // planning each page afresh cost about as much as running it (measured with pgbench on 100,000 posts: 16,000 pages a second
 // planned each time, 27,000 prepared). The page size is written into the
@@ -61,8 +61,7 @@ type postQuery struct {
 
 // queryArgs are the arguments of q's statements for pgx: its values, after
 // perCallMode when a statement's plan depends on them. Without a mode pgx
-// runs a statement in the pool's default mode, which configurePool keeps
-// free of named statements behind a pooler.
+// runs a statement in the pool's default mode (configurePool).
 func (q *postQuery) queryArgs() []any {
 	if q.perCall {
 		return append([]any{perCallMode}, q.args...)

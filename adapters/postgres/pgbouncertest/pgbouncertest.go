@@ -2,8 +2,10 @@
 // tests, on a free loopback port in front of a test's PostgreSQL database,
 // configured from the repository's deploy/pgbouncer.ini.
 //
-// The binary is Debian's /usr/sbin/pgbouncer or pgbouncer on PATH. Without
-// it the tests skip, unless REQUIRE_PGBOUNCER=1 (as CI sets), which makes
+// The binary is pgbouncer on PATH or Debian's /usr/sbin/pgbouncer, of
+// version 1.21 or later (the first that keeps prepared statements in
+// transaction pooling; make services builds one where Debian's is older).
+// Without it the tests skip, unless REQUIRE_PGBOUNCER=1 (as CI sets), which makes
 // them fail instead. PgBouncer refuses to run as root, so under root it runs
 // as the postgres user (or nobody) through setpriv.
 package pgbouncertest
@@ -12,6 +14,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -32,6 +35,14 @@ import (
 // not installed (fails it under REQUIRE_PGBOUNCER=1).
 func URL(tb testing.TB, direct string) string {
 	tb.Helper()
+	return URLWith(tb, direct, nil)
+}
+
+// URLWith is URL with some of deploy/pgbouncer.ini's settings changed, such
+// as max_prepared_statements = 0 for a pooler that keeps no prepared
+// statements.
+func URLWith(tb testing.TB, direct string, settings map[string]string) string {
+	tb.Helper()
 	u, err := url.Parse(direct)
 	if err != nil {
 		tb.Fatalf("pgbouncertest: parse %q: %v", direct, err)
@@ -41,7 +52,7 @@ func URL(tb testing.TB, direct string) string {
 		port = "5432"
 	}
 	password, _ := u.User.Password()
-	listen := start(tb, host, port, u.User.Username(), password)
+	listen := start(tb, host, port, u.User.Username(), password, settings)
 	pooled := *u
 	pooled.Host = listen
 	return pooled.String()
@@ -51,14 +62,14 @@ func URL(tb testing.TB, direct string) string {
 // database of the server at host:port on, under the name the client asks
 // for, to user, and returns its address, 127.0.0.1:port. It stops when tb
 // ends.
-func start(tb testing.TB, host, port, user, password string) string {
+func start(tb testing.TB, host, port, user, password string, settings map[string]string) string {
 	tb.Helper()
 	bin, err := binary()
 	if err != nil {
 		if os.Getenv("REQUIRE_PGBOUNCER") == "1" {
 			tb.Fatalf("pgbouncertest: REQUIRE_PGBOUNCER=1 but %v", err)
 		}
-		tb.Skipf("pgbouncertest: %v; install it (apt-get install pgbouncer, or make services) to run the PgBouncer tests", err)
+		tb.Skipf("pgbouncertest: %v; make services installs one", err)
 	}
 	template, err := DeployFile("pgbouncer.ini")
 	if err != nil {
@@ -87,14 +98,16 @@ func start(tb testing.TB, host, port, user, password string) string {
 	if err := os.WriteFile(users, []byte(line), 0o600); err != nil {
 		tb.Fatalf("pgbouncertest: %v", err)
 	}
-	ini, err := SetINI(template, map[string]string{
+	set := map[string]string{
 		"*":           "host=" + host + " port=" + port,
 		"listen_port": strconv.Itoa(listen),
 		"auth_type":   "trust",
 		"auth_file":   users,
 		"logfile":     "",
 		"pidfile":     "",
-	})
+	}
+	maps.Copy(set, settings)
+	ini, err := SetINI(template, set)
 	if err != nil {
 		tb.Fatalf("pgbouncertest: deploy/pgbouncer.ini: %v", err)
 	}
@@ -135,16 +148,48 @@ func start(tb testing.TB, host, port, user, password string) string {
 	return addr
 }
 
-// binary finds PgBouncer where Debian installs it or on PATH.
+// binary finds PgBouncer on PATH or where Debian installs it, and checks
+// that it keeps prepared statements in transaction pooling (1.21 or later),
+// as deploy/pgbouncer.ini and the store expect.
 func binary() (string, error) {
-	if p, err := exec.LookPath("pgbouncer"); err == nil {
-		return p, nil
+	bin, err := exec.LookPath("pgbouncer")
+	if err != nil {
+		const debian = "/usr/sbin/pgbouncer"
+		fi, err := os.Stat(debian)
+		if err != nil || fi.Mode()&0o111 == 0 {
+			return "", errors.New("pgbouncer is neither on PATH nor at /usr/sbin/pgbouncer")
+		}
+		bin = debian
 	}
-	const debian = "/usr/sbin/pgbouncer"
-	if fi, err := os.Stat(debian); err == nil && fi.Mode()&0o111 != 0 {
-		return debian, nil
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %v", bin, err)
 	}
-	return "", errors.New("pgbouncer is neither on PATH nor at /usr/sbin/pgbouncer")
+	major, minor, ok := version(string(out))
+	if !ok {
+		return "", fmt.Errorf("%s --version printed no version: %q", bin, out)
+	}
+	if major < 1 || major == 1 && minor < 21 {
+		return "", fmt.Errorf("%s is PgBouncer %d.%d, older than 1.21, which keeps no prepared statements in transaction pooling (make services builds a newer one)", bin, major, minor)
+	}
+	return bin, nil
+}
+
+// version reads the major and minor version from the first line of
+// pgbouncer --version, "PgBouncer 1.24.1".
+func version(out string) (major, minor int, ok bool) {
+	line, _, _ := strings.Cut(out, "\n")
+	v, found := strings.CutPrefix(strings.TrimSpace(line), "PgBouncer ")
+	if !found {
+		return 0, 0, false
+	}
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil
 }
 
 // runAs is the user PgBouncer runs as when this process is root, since
