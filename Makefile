@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch fuzz bench clean
+.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean
 
 run:
 	$(GO) run ./cmd/inkwell
@@ -38,7 +38,7 @@ test: services
 test-short:
 	TEST_DATABASE_URL= $(GO) test -count=1 ./...
 
-check: fmt vet staticcheck gen-check arch
+check: fmt vet staticcheck gen-check arch lint-openapi
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -61,6 +61,24 @@ gen-check:
 
 arch:
 	@bash scripts/archcheck.sh
+
+# lint-openapi lints the OpenAPI document with Redocly's recommended rules
+# and Spectral's (spectral:oas), failing on any warning. Both tools are
+# pinned in tools/npm (package.json and package-lock.json); npm ci installs
+# them into the git-ignored tools/npm/node_modules when the lock file
+# changes, without running install scripts. Redocly's telemetry and update
+# check are off, so linting sends the document nowhere.
+OPENAPI   := adapters/httpapi/openapi/openapi.yaml
+NPM_TOOLS := tools/npm/node_modules
+
+$(NPM_TOOLS)/.installed: tools/npm/package.json tools/npm/package-lock.json
+	cd tools/npm && npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+lint-openapi: $(NPM_TOOLS)/.installed
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+		$(NPM_TOOLS)/.bin/redocly lint --config tools/npm/redocly.yaml --format=stylish $(OPENAPI)
+	$(NPM_TOOLS)/.bin/spectral lint --ruleset tools/npm/spectral.yaml --fail-severity=warn $(OPENAPI)
 
 # fuzz runs each fuzz target for FUZZTIME, one after another: the parsers
 # of untrusted input (form and JSON bodies, numbers, tokens, cursors,

@@ -3,6 +3,9 @@ package httpapi_test
 import (
 	"context"
 	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -117,4 +120,118 @@ func TestDocsInBrowser(t *testing.T) {
 	for _, p := range problems {
 		t.Errorf("the page reported a problem: %s", p)
 	}
+}
+
+// TestDocsFirstScreen opens /docs at a laptop's viewport and checks that the
+// first screen shows the operations and the Authorize button, not pages of
+// prose: the policies that apply to every operation live in tag sections
+// after the operations, and info.description keeps a short introduction.
+// The screenshot of that first screen is kept in testdata/out (ignored by
+// git) for a reader to look at.
+func TestDocsFirstScreen(t *testing.T) {
+	h := newHarness(t, stores[0].Open(t), options{})
+	base := h.listen()
+	tab := stacktest.Browser(t)
+
+	const width, height = 1280, 800
+	err := chromedp.Do(tab,
+		chromedp.EmulateViewport(width, height),
+		chromedp.Navigate(base+"/docs"),
+		chromedp.WaitVisible(chromedp.CSS(".opblock .opblock-summary-path")),
+		chromedp.WaitVisible(chromedp.CSS(".auth-wrapper .btn.authorize")),
+	)
+	if err != nil {
+		t.Fatalf("render /docs: %v", err)
+	}
+
+	// Where the first operation and the Authorize button lie, the size of
+	// the viewport, and the words the page shows before the first
+	// operation.
+	type box struct{ Top, Bottom, Left, Right float64 }
+	type layout struct {
+		Operation, Authorize box
+		Width, Height        float64
+		ScrollY              float64
+		WordsBefore          int
+		FirstPath            string
+		// Sections maps the tag sections that follow the last operation
+		// of a tag, the policies, to their text.
+		Sections map[string]string
+	}
+	got, err := chromedp.Run(tab, chromedp.Evaluate[layout](`(() => {
+		const rect = el => { const r = el.getBoundingClientRect(); return {Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right}; };
+		const op = document.querySelector(".opblock");
+		const before = document.createRange();
+		before.setStart(document.querySelector("#swagger-ui"), 0);
+		before.setEndBefore(op);
+		return {
+			Operation: rect(op.querySelector(".opblock-summary")),
+			Authorize: rect(document.querySelector(".auth-wrapper .btn.authorize")),
+			Width: window.innerWidth, Height: window.innerHeight, ScrollY: window.scrollY,
+			WordsBefore: before.toString().split(/\s+/).filter(w => w !== "").length,
+			FirstPath: op.querySelector(".opblock-summary-path").textContent,
+			Sections: Object.fromEntries([...document.querySelectorAll(".opblock-tag")]
+				.filter(tag => [...document.querySelectorAll(".opblock-tag-section .opblock")].pop().compareDocumentPosition(tag) & Node.DOCUMENT_POSITION_FOLLOWING)
+				.map(tag => [tag.dataset.tag, tag.textContent])),
+		};
+	})()`))
+	if err != nil {
+		t.Fatalf("measure /docs: %v", err)
+	}
+
+	shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot /docs: %v", err)
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "docs-first-screen.png")
+	if err := os.WriteFile(file, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first screen of /docs at %dx%d: %s; %d words before the first operation (%s)",
+		width, height, file, got.WordsBefore, got.FirstPath)
+
+	if got.Width != width || got.Height != height || got.ScrollY != 0 {
+		t.Fatalf("viewport %vx%v scrolled to %v, want %dx%d at the top", got.Width, got.Height, got.ScrollY, width, height)
+	}
+	within := func(b box) bool { return b.Top >= 0 && b.Left >= 0 && b.Bottom <= got.Height && b.Right <= got.Width }
+	if !within(got.Operation) {
+		t.Errorf("the first operation (%s) lies at %+v, outside the first %dx%d screen", got.FirstPath, got.Operation, width, height)
+	}
+	if !within(got.Authorize) {
+		t.Errorf("the Authorize button lies at %+v, outside the first %dx%d screen", got.Authorize, width, height)
+	}
+	// The policies moved out of the introduction are still shown, each in
+	// a section after the operations.
+	for section, phrase := range map[string]string{
+		"Areas":                 "Every answer under /api is JSON",
+		"Authentication":        "Authorization: Bearer {id}|{secret}",
+		"Rate limit":            "X-RateLimit-Remaining",
+		"Safe retries":          "Idempotent-Replayed: true",
+		"Conditional requests":  "If-Match",
+		"Cross-origin requests": "Access-Control-Allow-Credentials: true",
+		"Decisions where the specification is silent": "SQLITE_SYNCHRONOUS=full",
+	} {
+		if text, ok := got.Sections[section]; !ok {
+			t.Errorf("no section %q after the operations; sections there: %v", section, sectionNames(got.Sections))
+		} else if !strings.Contains(text, phrase) {
+			t.Errorf("section %q does not say %q", section, phrase)
+		}
+	}
+}
+
+// sectionNames lists the sections of the page, sorted.
+func sectionNames(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -107,6 +107,9 @@ func TestHeaderTooLargeAnswersInTheAreaShape(t *testing.T) {
 		{"/api/v1/posts?search=" + strings.Repeat("q", 300), `{"success":false,"message":"Request Header Fields Too Large"}`},
 		{"/api/v1/products", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
 		{"/users", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
+		// The probes and the documentation, whose operations list this 431.
+		{"/healthz", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
+		{"/openapi.json", `{"success":false,"message":"Request Header Fields Too Large","data":null}`},
 	} {
 		t.Run(tc.path[:min(len(tc.path), 40)], func(t *testing.T) {
 			resp, body := rawExchange(t, base, "GET "+tc.path+" HTTP/1.1\r\nHost: example.com\r\n"+big+"\r\n")
