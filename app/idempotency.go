@@ -42,6 +42,9 @@ func recordKey(caller, key string) string {
 
 // Begin implements ports.Idempotency.
 func (i *Idempotency) Begin(ctx context.Context, caller, key, fingerprint string) (ports.IdempotencyState, *ports.IdempotentAnswer, error) {
+	if err := domain.CheckIdempotencyKey(key); err != nil {
+		return 0, nil, err
+	}
 	now := i.clock.Now()
 	claim := ports.IdempotencyRecord{Key: recordKey(caller, key), Fingerprint: fingerprint, ExpiresAt: now.Add(i.cfg.Lease)}
 	found, claimed, err := i.store.Repos().Idempotency.Claim(ctx, claim, now)
@@ -63,6 +66,9 @@ func (i *Idempotency) Begin(ctx context.Context, caller, key, fingerprint string
 // Finish implements ports.Idempotency. Pruning here costs one indexed
 // delete per kept answer and needs no loop of its own on any replica.
 func (i *Idempotency) Finish(ctx context.Context, caller, key, fingerprint string, answer ports.IdempotentAnswer) error {
+	if !keptStatus(answer.Status) {
+		return i.Abandon(ctx, caller, key, fingerprint)
+	}
 	now := i.clock.Now()
 	repo := i.store.Repos().Idempotency
 	err := repo.Complete(ctx, recordKey(caller, key), fingerprint, answer, now.Add(i.cfg.Retention))
@@ -83,4 +89,24 @@ func (i *Idempotency) Abandon(ctx context.Context, caller, key, fingerprint stri
 		return fmt.Errorf("release idempotency key: %w", err)
 	}
 	return nil
+}
+
+// Statuses that ask the client to do something before it tries again.
+const (
+	statusUnauthorized    = 401 // authenticate
+	statusPageExpired     = 419 // fetch a new CSRF token
+	statusTooManyRequests = 429 // wait for Retry-After
+)
+
+// keptStatus reports whether an answer of status is kept for retries. A
+// fault (5xx) is worth retrying as it is; 401, 419 and 429 tell the client
+// what to do before it retries, and replaying them after it did so would
+// refuse it for the whole replay period. Every other answer, a validation
+// failure (422) among them, is the request's own outcome and is kept.
+func keptStatus(status int) bool {
+	switch status {
+	case statusUnauthorized, statusPageExpired, statusTooManyRequests:
+		return false
+	}
+	return status < 500
 }

@@ -69,10 +69,14 @@ const (
 type Idempotency interface {
 	// Begin claims the caller's key for the request with fingerprint, or
 	// says why it can't: with IdempotencyReplay it returns the answer to
-	// send again.
+	// send again. A key refused by domain.CheckIdempotencyKey returns its
+	// error (domain.ErrIdempotencyKeyMalformed or
+	// domain.ErrIdempotencyKeyTooLong) and claims nothing.
 	Begin(ctx context.Context, caller, key, fingerprint string) (IdempotencyState, *IdempotentAnswer, error)
 	// Finish keeps the answer of a claimed request for the replay period
-	// and prunes the expired records.
+	// and prunes the expired records. An answer that is not kept (a fault,
+	// or 401, 419 or 429, which ask the client to act before it retries)
+	// gives the key up as Abandon does.
 	Finish(ctx context.Context, caller, key, fingerprint string, answer IdempotentAnswer) error
 	// Abandon gives up a claimed request's key without keeping an answer,
 	// so that a retry runs the request again.

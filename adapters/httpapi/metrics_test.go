@@ -141,3 +141,33 @@ func TestMetricsOfSeveralServers(t *testing.T) {
 		t.Errorf("second server counts the first one's request: %s", got)
 	}
 }
+
+func TestMetricsNameTheRouteOfReplaysAndRefusals(t *testing.T) {
+	forEachStoreWith(t, options{rateLimit: 3}, func(t *testing.T, h *harness) {
+		token := h.register("Ann", "ann@example.com", "password1")
+		tag := map[string]any{"name": "Go"}
+		first := h.do("POST", "/api/v1/tags", tag, as(token, "Idempotency-Key", "tag-1")...)
+		first.expect(t, http.StatusCreated, nil)
+		h.do("POST", "/api/v1/tags", tag, as(token, "Idempotency-Key", "tag-1")...).replayed(t, first)
+		h.do("POST", "/api/v1/tags", map[string]any{"name": "Rust"}, as(token, "Idempotency-Key", "tag-1")...).expect(t, http.StatusUnprocessableEntity, nil)
+		// The address's quota is spent by the registration and two requests.
+		h.do("GET", "/users", nil).expect(t, http.StatusOK, nil)
+		h.do("GET", "/users/7", nil).expect(t, http.StatusNotFound, nil)
+		h.do("GET", "/users/7", nil).expect(t, http.StatusTooManyRequests, nil)
+		h.do("GET", "/api/v1/posts", nil).expect(t, http.StatusTooManyRequests, nil)
+		h.do("GET", "/no-such-page", nil).expect(t, http.StatusTooManyRequests, nil)
+
+		text := scrape(t, h)
+		for series, want := range map[string]string{
+			`http_requests_total{method="POST",route="/api/v1/tags",status="201"}`: "2",
+			`http_requests_total{method="POST",route="/api/v1/tags",status="422"}`: "1",
+			`http_requests_total{method="GET",route="/users/:id",status="429"}`:    "1",
+			`http_requests_total{method="GET",route="/api/v1/posts",status="429"}`: "1",
+			`http_requests_total{method="GET",route="unmatched",status="429"}`:     "1",
+		} {
+			if got, ok := sample(text, series); !ok || got != want {
+				t.Errorf("%s: got %q (present %v), want %s", series, got, ok, want)
+			}
+		}
+	})
+}

@@ -17,9 +17,11 @@ const (
 
 // limitRequests counts every request to an API route, of either area,
 // against its caller's quota and refuses it past the limit, in the area's
-// shape with Retry-After. The caller is the bearer token when a valid one
-// comes with the request, keyed by its id so that the secret never reaches
-// the store, and the client address otherwise. The probes, the metrics, the
+// shape with Retry-After. The refusal is answered by the route the request
+// matches (see deferRefusal), so that it is logged and counted under it.
+// The caller is the bearer token when a valid one comes with the request,
+// keyed by its id so that the secret never reaches the store, and the
+// client address otherwise. The probes, the metrics, the
 // documentation and the stored files are no API and are not counted.
 func limitRequests(limit ports.RequestLimit, auth *authenticator, proxies proxies) fiber.Handler {
 	return func(c *fiber.Ctx) error {
@@ -32,7 +34,7 @@ func limitRequests(limit ports.RequestLimit, auth *authenticator, proxies proxie
 			c.Set(headerRateLimitRemaining, strconv.Itoa(q.Remaining))
 		}
 		if err != nil {
-			return err
+			return deferRefusal(c, err)
 		}
 		return c.Next()
 	}

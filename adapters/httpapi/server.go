@@ -144,10 +144,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(cors.New(cfg.CORS))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
+	// The rate limit is the last global middleware: its refusals are
+	// answered by the route the request matches (see deferRefusal).
 	if svc.RequestLimit != nil {
 		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
 	}
-	s.app.Use(idempotent(svc.Idempotency, s.auth, s.proxies, func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }, s.handleError))
 	s.operations()
 	if cfg.BenchEndpoints {
 		s.app.Get("/bench/ceiling", benchCeiling)
@@ -160,6 +161,12 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		Authenticate: svc.Accounts.Authenticate,
 		RequireToken: cfg.CrudRequireToken,
 		BaseURL:      s.baseURL,
+	})
+	// Once every route is known, each gets what must run once the router
+	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
+	fault := func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }
+	atRoutes(s.app, func(h fiber.Handler) fiber.Handler {
+		return idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
 	})
 	return s
 }

@@ -2,6 +2,7 @@ package portstest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ var idempotencyTests = []storeTest{
 	{"Release", testIdempotencyRelease},
 	{"DeleteExpired", testIdempotencyDeleteExpired},
 	{"OneClaimWins", testIdempotencyRace},
+	{"EveryVisibleASCIIKey", testIdempotencyVisibleASCIIKeys},
 }
 
 // claimOf is a running claim of key by the request fingerprint, whose lease
@@ -160,4 +162,42 @@ func testIdempotencyRace(t *testing.T, st ports.Store) {
 		}
 	})
 	checkOneWinner(t, "concurrent claims of one key", errs, domain.ErrConflict)
+}
+
+// testIdempotencyVisibleASCIIKeys claims keys of every byte
+// domain.CheckIdempotencyKey lets through, at the longest caller and key:
+// each is its own record, kept and found exactly, however alike two keys
+// are (letter case, a trailing character, the wildcards and escapes of
+// SQL patterns).
+func testIdempotencyVisibleASCIIKeys(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	caller := "session:" + strings.Repeat("ab", 32) + "|"
+	var every strings.Builder
+	for b := byte(0x21); b <= 0x7e; b++ {
+		every.WriteByte(b)
+	}
+	keys := []string{
+		every.String(), strings.ToLower(every.String()),
+		strings.Repeat("~", domain.MaxIdempotencyKey), strings.Repeat("~", domain.MaxIdempotencyKey-1),
+		"a%", "a_", `a\`, "a'", `a"`, "A", "a",
+	}
+	for _, key := range keys {
+		if err := domain.CheckIdempotencyKey(key); err != nil {
+			t.Fatalf("key %q: %v, want a valid key", key, err)
+		}
+		claim := claimOf(caller+key, "f", at(time.Minute))
+		if _, claimed, err := r.Idempotency.Claim(ctx, claim, base); checkErr(t, "Claim of "+key, err, nil) && !claimed {
+			t.Errorf("Claim of %q: got not claimed, want its own record", key)
+		}
+		checkErr(t, "Complete of "+key, r.Idempotency.Complete(ctx, claim.Key, "f", ports.IdempotentAnswer{Status: 201, Body: []byte(key)}, at(time.Hour)), nil)
+	}
+	for _, key := range keys {
+		got, claimed, err := r.Idempotency.Claim(ctx, claimOf(caller+key, "g", at(time.Minute)), base)
+		if checkErr(t, "Claim again of "+key, err, nil) {
+			if claimed || got.Key != caller+key || got.Answer == nil || string(got.Answer.Body) != key {
+				t.Errorf("Claim again of %q: got claimed %v, %+v, want its own answer", key, claimed, got)
+			}
+		}
+	}
 }
