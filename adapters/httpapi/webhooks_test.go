@@ -160,6 +160,9 @@ func TestWebhooks(t *testing.T) {
 			if got[1].event["type"] != "comment.created" || !equalJSON(got[1].event["data"], comment.body["data"]) {
 				t.Errorf("second delivery %s, want comment.created with the comment", got[1].body)
 			}
+			if rel, _ := got[1].event["data"].(map[string]any)["relationships"].(map[string]any); !equalJSON(rel["post"], map[string]any{"id": post["id"], "type": "post"}) {
+				t.Errorf("the comment.created body names post %v, want {id: %v, type: post}", rel["post"], post["id"])
+			}
 			list := h.do("GET", "/api/v1/webhooks/"+id+"/deliveries", nil, as(ann)...)
 			list.expect(t, http.StatusOK, nil)
 			if data := list.body["data"].([]any); len(data) != 2 || data[0].(map[string]any)["status"] != "delivered" || data[0].(map[string]any)["event_type"] != "comment.created" {
