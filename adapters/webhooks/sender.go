@@ -125,12 +125,10 @@ func publicHost(host string) bool {
 // or hexadecimal after 0x): no top-level domain is, so the name can only
 // be an IPv4 address as inet_aton spells it.
 func numericLabel(label string) bool {
-	digits := label
-	if rest, ok := strings.CutPrefix(label, "0x"); ok {
-		digits = rest
-		return strings.Trim(digits, "0123456789abcdef") == ""
+	if hex, ok := strings.CutPrefix(label, "0x"); ok {
+		return strings.Trim(hex, "0123456789abcdef") == ""
 	}
-	return digits != "" && strings.Trim(digits, "0123456789") == ""
+	return label != "" && strings.Trim(label, "0123456789") == ""
 }
 
 // public reports whether ip is globally reachable: outside every block that
