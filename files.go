@@ -22,6 +22,11 @@ type FilesConfig struct {
 func openFiles(cfg FilesConfig) (ports.FileStore, error) {
 	switch cfg.Disk {
 	case "", "local":
+		// An upload into a folder that cannot be written would fail with a
+		// 500 long after the start; the start is the time to say so.
+		if err := checkWritableDir(cfg.Local.Dir); err != nil {
+			return nil, fmt.Errorf("STORAGE_DIR: files cannot be written in %s: %w; fix its permissions or STORAGE_DIR", cfg.Local.Dir, err)
+		}
 		return localfs.New(cfg.Local), nil
 	case "s3":
 		b, err := s3files.New(cfg.S3)

@@ -41,11 +41,17 @@ type StoreConfig struct {
 func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error) {
 	switch {
 	case cfg.URL == "":
+		if err := checkSQLiteWritable(DefaultSQLitePath); err != nil {
+			return nil, nil, fmt.Errorf("DATABASE_URL: not set, and the default SQLite file %s cannot be written: %w; set DATABASE_URL or fix that folder", DefaultSQLitePath, err)
+		}
 		return openSQLite(ctx, DefaultSQLitePath, cfg.SQLiteSynchronous)
 	case strings.HasPrefix(cfg.URL, "sqlite://"):
 		path := strings.TrimPrefix(cfg.URL, "sqlite://")
 		if err := checkSQLiteFolder(path); err != nil {
 			return nil, nil, err
+		}
+		if err := checkSQLiteWritable(path); err != nil {
+			return nil, nil, fmt.Errorf("DATABASE_URL: the SQLite file %s cannot be written: %w; fix its permissions or DATABASE_URL", path, err)
 		}
 		return openSQLite(ctx, path, cfg.SQLiteSynchronous)
 	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
@@ -75,6 +81,17 @@ func openSQLite(ctx context.Context, path string, sync sqlite.Synchronous) (port
 		return nil, nil, err
 	}
 	return s, cleanup, nil
+}
+
+// checkSQLiteWritable says why SQLite could not write its file at path
+// (and its journal beside it): a folder in which no file can be created, or
+// a file that cannot be opened for writing, such as a folder of that name.
+// SQLite's own error would say only "unable to open database file".
+func checkSQLiteWritable(path string) error {
+	if err := checkWritableDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return checkWritableFile(path)
 }
 
 // checkSQLiteFolder refuses a sqlite:// path whose folder does not exist.

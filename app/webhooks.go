@@ -98,7 +98,22 @@ func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.Webh
 	if in.Enabled.Set && !in.Enabled.Value {
 		hook.Disable(now)
 	}
-	if err := w.store.Repos().Webhooks.Create(ctx, &hook); err != nil {
+	// The user's row is held while the webhooks are counted, so that
+	// creates racing each other are counted one after the other.
+	err := w.store.InTx(ctx, func(r ports.Repos) error {
+		if _, err := r.Users.Lock(ctx, actor.User.ID); err != nil {
+			return err
+		}
+		held, err := r.Webhooks.ListByUser(ctx, actor.User.ID)
+		if err != nil {
+			return err
+		}
+		if err := domain.CheckWebhookCount(len(held)); err != nil {
+			return err
+		}
+		return r.Webhooks.Create(ctx, &hook)
+	})
+	if err != nil {
 		return domain.Webhook{}, fmt.Errorf("create webhook: %w", err)
 	}
 	return hook, nil

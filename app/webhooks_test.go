@@ -2,8 +2,10 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,6 +49,64 @@ func TestWebhookWorkerRuns(t *testing.T) {
 					t.Fatal("no delivery within 10s of the commit")
 				}
 				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// TestWebhookCap holds a user to domain.MaxWebhooksPerUser webhooks, even
+// when the creates race: each is counted while the user's row is held.
+func TestWebhookCap(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			store := s.Open(t)
+			svc := stacktest.NewStack(t, store, stacktest.Options{}).Services
+			w := newAccountWorld(t, store)
+			ann := w.register(t, "ann@example.com")
+			bob := w.register(t, "bob@example.com")
+			ctx := context.Background()
+			in := ports.WebhookInput{URL: "https://example.com/hook", Events: []domain.EventType{domain.PostCreated}}
+			const tries = domain.MaxWebhooksPerUser + 5
+			errs := make(chan error, tries)
+			var wg sync.WaitGroup
+			for range tries {
+				wg.Go(func() {
+					_, err := svc.Webhooks.Create(ctx, ann, in)
+					errs <- err
+				})
+			}
+			wg.Wait()
+			close(errs)
+			created, refused := 0, 0
+			for err := range errs {
+				switch {
+				case err == nil:
+					created++
+				case errors.Is(err, domain.ErrTooManyWebhooks):
+					refused++
+				default:
+					t.Errorf("Create: %v", err)
+				}
+			}
+			if created != domain.MaxWebhooksPerUser || refused != tries-domain.MaxWebhooksPerUser {
+				t.Errorf("%d racing creates: %d created, %d refused; want %d and %d", tries, created, refused, domain.MaxWebhooksPerUser, tries-domain.MaxWebhooksPerUser)
+			}
+			hooks, err := svc.Webhooks.List(ctx, ann)
+			if err != nil || len(hooks) != domain.MaxWebhooksPerUser {
+				t.Fatalf("List: got %d webhooks, %v; want %d", len(hooks), err, domain.MaxWebhooksPerUser)
+			}
+			// The cap is per user, and a deleted webhook makes room.
+			if _, err := svc.Webhooks.Create(ctx, bob, in); err != nil {
+				t.Errorf("another user's create: %v", err)
+			}
+			if err := svc.Webhooks.Delete(ctx, ann, hooks[0].ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Webhooks.Create(ctx, ann, in); err != nil {
+				t.Errorf("create after a delete: %v", err)
+			}
+			if _, err := svc.Webhooks.Create(ctx, ann, in); !errors.Is(err, domain.ErrTooManyWebhooks) {
+				t.Errorf("create beyond the cap again: got %v, want domain.ErrTooManyWebhooks", err)
 			}
 		})
 	}

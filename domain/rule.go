@@ -54,6 +54,7 @@ const (
 	RuleIn           = "in"
 	RuleMimes        = "mimes"
 	RuleDecimal      = "decimal"
+	RuleMaxWebhooks  = "max_webhooks" // a user holds as many webhooks as allowed
 )
 
 // RuleOf builds the rule name with params: RuleOf(RuleMax, "255") is

@@ -137,3 +137,18 @@ func (d *Delivery) Retry(now time.Time) {
 
 // ErrWebhookURL is the refusal of a webhook URL that may not be called.
 var ErrWebhookURL = &Error{Kind: Invalid, Code: "webhook_url", Fields: []Violation{{"url", RulePublicURL}}}
+
+// MaxWebhooksPerUser bounds a user's webhooks, as GitHub bounds a
+// repository's: every event fans out to each of them.
+const MaxWebhooksPerUser = 20
+
+// ErrTooManyWebhooks is the refusal of a webhook beyond MaxWebhooksPerUser.
+var ErrTooManyWebhooks = &Error{Kind: Invalid, Code: "webhook_limit", Fields: []Violation{{"url", RuleN(RuleMaxWebhooks, MaxWebhooksPerUser)}}}
+
+// CheckWebhookCount refuses another webhook to a user who holds held.
+func CheckWebhookCount(held int) error {
+	if held >= MaxWebhooksPerUser {
+		return ErrTooManyWebhooks
+	}
+	return nil
+}

@@ -67,7 +67,9 @@ type Webhooks interface {
 	List(ctx context.Context, actor domain.Actor) ([]domain.Webhook, error)
 	// Create stores a webhook of the actor and returns it with its secret,
 	// the only time the secret is shown. domain.ErrWebhookURL for a URL the
-	// service may not call.
+	// service may not call; domain.ErrTooManyWebhooks when the actor holds
+	// domain.MaxWebhooksPerUser already, counted so that concurrent creates
+	// cannot pass it.
 	Create(ctx context.Context, actor domain.Actor, in WebhookInput) (domain.Webhook, error)
 	// Get returns one of the actor's webhooks; domain.ErrNotFound for
 	// another's.

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -38,6 +39,7 @@ func TestCommentCRUD(t *testing.T) {
 			},
 			"relationships": map[string]any{
 				"author": map[string]any{"id": bobID, "type": "user", "attributes": map[string]any{"name": "Bob", "avatar_url": nil}},
+				"post":   map[string]any{"id": json.Number(post), "type": "post"},
 			},
 			"links": map[string]any{"self": "http://example.com/api/v1/comments/" + id},
 		}

@@ -30,7 +30,7 @@ var laravelRules = map[string]string{
 	string(domain.RuleCredentials):     "The provided credentials are incorrect.",
 	string(domain.RuleImage):           "The :attribute field must be an image.",
 	string(domain.RuleDimensions):      "The :attribute field has invalid image dimensions.",
-	string(domain.RulePublicURL):       "The :attribute field must be a public http or https URL.",
+	string(domain.RulePublicURL):       "The :attribute field must be a public http or https URL; loopback, private and other non-public addresses need WEBHOOKS_ALLOW_PRIVATE=true.",
 	domain.RuleMin:                     "The :attribute field must be at least :params characters.",
 	domain.RuleMax:                     "The :attribute field must not be greater than :params characters.",
 	domain.RuleMaxBytes:                "The :attribute field must not be greater than :params bytes.",
@@ -42,6 +42,7 @@ var laravelRules = map[string]string{
 	domain.RuleDecimal:                 "The :attribute field must have :params decimal places.",
 	domain.RuleIn:                      "The selected :attribute is invalid.",
 	domain.RuleMimes:                   "The :attribute field must be a file of type: :params.",
+	domain.RuleMaxWebhooks:             "No more than :params webhooks may be registered; delete one first.",
 }
 
 // laravelParamSeparator joins a rule's parameters where Laravel does not

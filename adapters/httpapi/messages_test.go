@@ -19,7 +19,7 @@ var everyRule = []domain.Rule{
 	domain.RuleN(domain.RuleMinValue, 1), domain.RuleN(domain.RuleMaxValue, 100), domain.RuleN(domain.RuleMinItems, 1),
 	domain.RuleN(domain.RuleMaxItems, 100), domain.RuleN(domain.RuleMaxKilobytes, 2048),
 	domain.RuleOf(domain.RuleDecimal, "0", "2"), domain.RuleOf(domain.RuleIn, "draft", "published"),
-	domain.RuleOf(domain.RuleMimes, "jpeg", "png"),
+	domain.RuleOf(domain.RuleMimes, "jpeg", "png"), domain.RuleN(domain.RuleMaxWebhooks, 20),
 }
 
 func TestLaravelMessages(t *testing.T) {

@@ -81,6 +81,16 @@ type commentAttributes struct {
 
 type commentRelationships struct {
 	Author *authorJSON `json:"author"`
+	// Post names the post the comment is on, so that an event or a
+	// webhook body about the comment says where it belongs.
+	Post postRef `json:"post"`
+}
+
+// postRef is a post named by a relationship: its id and type, as posts
+// name their author.
+type postRef struct {
+	ID   int64  `json:"id"`
+	Type string `json:"type"`
 }
 
 // postDetail says how much of a post a representation shows.
@@ -162,7 +172,7 @@ func commentOf(l links, v ports.CommentView) commentJSON {
 			CreatedAt: formatTime(cm.CreatedAt),
 			UpdatedAt: formatTime(cm.UpdatedAt),
 		},
-		Relationships: commentRelationships{Author: authorOf(l, v.Author)},
+		Relationships: commentRelationships{Author: authorOf(l, v.Author), Post: postRef{ID: cm.PostID, Type: "post"}},
 		Links:         selfLink{Self: l.base + "/api/v1/comments/" + strconv.FormatInt(cm.ID, 10)},
 	}
 }

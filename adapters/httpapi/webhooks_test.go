@@ -160,6 +160,9 @@ func TestWebhooks(t *testing.T) {
 			if got[1].event["type"] != "comment.created" || !equalJSON(got[1].event["data"], comment.body["data"]) {
 				t.Errorf("second delivery %s, want comment.created with the comment", got[1].body)
 			}
+			if rel, _ := got[1].event["data"].(map[string]any)["relationships"].(map[string]any); !equalJSON(rel["post"], map[string]any{"id": post["id"], "type": "post"}) {
+				t.Errorf("the comment.created body names post %v, want {id: %v, type: post}", rel["post"], post["id"])
+			}
 			list := h.do("GET", "/api/v1/webhooks/"+id+"/deliveries", nil, as(ann)...)
 			list.expect(t, http.StatusOK, nil)
 			if data := list.body["data"].([]any); len(data) != 2 || data[0].(map[string]any)["status"] != "delivered" || data[0].(map[string]any)["event_type"] != "comment.created" {
@@ -226,6 +229,12 @@ func TestWebhookValidation(t *testing.T) {
 	for _, body := range []map[string]any{
 		{"url": rcv.srv.URL, "events": []any{"post.created"}}, // loopback, WEBHOOKS_ALLOW_PRIVATE off
 		{"url": "http://10.0.0.8/hook", "events": []any{"post.created"}},
+		{"url": "http://１２７.０.０.１/hook", "events": []any{"post.created"}},
+		{"url": "http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/hook", "events": []any{"post.created"}},
+		{"url": "http://[64:ff9b::a00:1]/hook", "events": []any{"post.created"}},
+		{"url": "http://198.18.0.1/hook", "events": []any{"post.created"}},
+		{"url": "https://example.com:0/", "events": []any{"post.created"}},
+		{"url": "https://example.com:65536/", "events": []any{"post.created"}},
 		{"url": "ftp://example.com/", "events": []any{"post.created"}},
 		{"url": "https://example.com/", "events": []any{"post.nope"}},
 		{"url": "https://example.com/", "events": []any{}},
@@ -235,6 +244,36 @@ func TestWebhookValidation(t *testing.T) {
 	}
 	h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/", "events": []any{"post.created"}}).expect(t, http.StatusUnauthorized, nil)
 	h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/", "events": []any{"post.created"}}, as(ann)...).expect(t, http.StatusCreated, nil)
+	// The refusal of a loopback URL says which setting allows it.
+	h.do("POST", "/api/v1/webhooks", map[string]any{"url": rcv.srv.URL, "events": []any{"post.created"}}, as(ann)...).expect(t, http.StatusUnprocessableEntity, map[string]any{
+		"success": false, "message": "Validation failed.",
+		"errors": map[string]any{"url": []any{"The url field must be a public http or https URL; loopback, private and other non-public addresses need WEBHOOKS_ALLOW_PRIVATE=true."}},
+	})
+}
+
+// TestWebhookCapHTTP: a user holds at most twenty webhooks, as GitHub
+// allows per event and repository; the next is a 422 until one is deleted.
+func TestWebhookCapHTTP(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ann, _ := h.v1Account("Ann")
+		body := map[string]any{"url": "https://example.com/hook", "events": []any{"post.created"}}
+		var first string
+		for i := range 20 {
+			r := h.do("POST", "/api/v1/webhooks", body, as(ann)...)
+			r.expect(t, http.StatusCreated, nil)
+			if i == 0 {
+				first = jsonNumber(r.body["data"].(map[string]any)["id"])
+			}
+		}
+		refused := map[string]any{
+			"success": false, "message": "Validation failed.",
+			"errors": map[string]any{"url": []any{"No more than 20 webhooks may be registered; delete one first."}},
+		}
+		h.do("POST", "/api/v1/webhooks", body, as(ann)...).expect(t, http.StatusUnprocessableEntity, refused)
+		h.do("DELETE", "/api/v1/webhooks/"+first, nil, as(ann)...).expect(t, http.StatusOK, nil)
+		h.do("POST", "/api/v1/webhooks", body, as(ann)...).expect(t, http.StatusCreated, nil)
+		h.do("POST", "/api/v1/webhooks", body, as(ann)...).expect(t, http.StatusUnprocessableEntity, refused)
+	})
 }
 
 // TestEventBodyLinks holds webhook bodies to the links the stream gives:

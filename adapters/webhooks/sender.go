@@ -20,6 +20,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -87,53 +90,160 @@ func New(cfg Config, render Render) *Sender {
 // errPrivate is the refusal of a non-public address.
 var errPrivate = errors.New("the address is not public (WEBHOOKS_ALLOW_PRIVATE)")
 
+// refusePrivate is the dial-time guard: address is the IP address about to
+// be dialled, after DNS resolution, and publicHost decides it as it decides
+// a URL's host at creation.
 func refusePrivate(_, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return err
 	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return err
-	}
-	if !public(ip) {
-		return fmt.Errorf("dial %s: %w", ip, errPrivate)
+	if !publicHost(host) {
+		return fmt.Errorf("dial %s: %w", host, errPrivate)
 	}
 	return nil
 }
 
-// public reports whether ip is an address on the public internet.
-func public(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		sharedAddressSpace.Contains(ip))
+// publicHost is the one rule, at creation and when dialling, for which hosts
+// a webhook may call without WEBHOOKS_ALLOW_PRIVATE. host is lower-case
+// ASCII (IDNA's lookup form) or an IP address: an address must be public;
+// a name must not be localhost, nor an IPv4 address in a spelling that
+// netip refuses and the C resolver accepts (2130706433, 0x7f.1), and is
+// checked again, resolved, when dialled.
+func publicHost(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return public(ip)
+	}
+	host = strings.TrimSuffix(host, ".")
+	if host == "" || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	return !numericLabel(host[strings.LastIndexByte(host, '.')+1:])
 }
 
-// sharedAddressSpace is carrier-grade NAT's 100.64.0.0/10, which
-// IsPrivate leaves out but which is no more public.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
+// numericLabel reports whether a name's last label is a number (decimal,
+// or hexadecimal after 0x): no top-level domain is, so the name can only
+// be an IPv4 address as inet_aton spells it.
+func numericLabel(label string) bool {
+	if hex, ok := strings.CutPrefix(label, "0x"); ok {
+		return strings.Trim(hex, "0123456789abcdef") == ""
+	}
+	return label != "" && strings.Trim(label, "0123456789") == ""
+}
+
+// public reports whether ip is globally reachable: outside every block that
+// IANA's IPv4 and IPv6 special-purpose address registries mark as not
+// globally reachable, and outside multicast. IPv4-mapped and NAT64
+// (64:ff9b::/96) addresses are decided by the IPv4 address they carry, so
+// [64:ff9b::a00:1] is 10.0.0.1.
+func public(ip netip.Addr) bool {
+	ip = ip.WithZone("").Unmap()
+	if nat64.Contains(ip) {
+		b := ip.As16()
+		ip = netip.AddrFrom4([4]byte(b[12:]))
+	}
+	blocks := notGlobal6
+	if ip.Is4() {
+		blocks = notGlobal4
+	}
+	for _, p := range blocks {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return ip.IsValid()
+}
+
+// nat64 is the well-known prefix of IPv4/IPv6 translation (RFC 6052).
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// notGlobal4 are the IPv4 blocks that are not globally reachable, from
+// https://www.iana.org/assignments/iana-ipv4-special-registry, with
+// multicast. Whole blocks are refused even where the registry makes an
+// exception for a few anycast addresses (192.0.0.9, 192.0.0.10), which no
+// webhook receiver has.
+var notGlobal4 = prefixes(
+	"0.0.0.0/8",       // "this network"
+	"10.0.0.0/8",      // private use
+	"100.64.0.0/10",   // shared address space (carrier-grade NAT)
+	"127.0.0.0/8",     // loopback
+	"169.254.0.0/16",  // link local
+	"172.16.0.0/12",   // private use
+	"192.0.0.0/24",    // IETF protocol assignments
+	"192.0.2.0/24",    // documentation (TEST-NET-1)
+	"192.88.99.0/24",  // 6to4 relay anycast, deprecated
+	"192.168.0.0/16",  // private use
+	"198.18.0.0/15",   // benchmarking
+	"198.51.100.0/24", // documentation (TEST-NET-2)
+	"203.0.113.0/24",  // documentation (TEST-NET-3)
+	"224.0.0.0/4",     // multicast
+	"240.0.0.0/4",     // reserved, with the limited broadcast 255.255.255.255
+)
+
+// notGlobal6 are the IPv6 blocks that are not globally reachable, from
+// https://www.iana.org/assignments/iana-ipv6-special-registry, with
+// multicast and the deprecated site-local block. ::/96 holds the
+// unspecified address, loopback and the deprecated IPv4-compatible
+// addresses (::a.b.c.d), which no network routes; 2001::/23 and 2002::/16
+// are refused whole, Teredo and 6to4 included, which tunnel to IPv4
+// addresses this check would not see.
+var notGlobal6 = prefixes(
+	"::/96",          // unspecified, loopback, IPv4-compatible
+	"64:ff9b:1::/48", // local-use IPv4/IPv6 translation
+	"100::/64",       // discard-only
+	"100:0:0:1::/64", // dummy prefix
+	"2001::/23",      // IETF protocol assignments (Teredo, benchmarking, ORCHID)
+	"2001:db8::/32",  // documentation
+	"2002::/16",      // 6to4
+	"3fff::/20",      // documentation
+	"5f00::/16",      // segment routing SIDs
+	"fc00::/7",       // unique local
+	"fe80::/10",      // link local
+	"fec0::/10",      // site local, deprecated
+	"ff00::/8",       // multicast
+)
+
+func prefixes(ss ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(ss))
+	for i, s := range ss {
+		out[i] = netip.MustParsePrefix(s)
+	}
+	return out
+}
 
 // Allowed implements ports.WebhookSender: an absolute http or https URL
-// with a host, and, unless private addresses are allowed, no host that
-// names a non-public address literally or is localhost. Names are checked
-// again, resolved, when dialled.
+// with a host, no user information and a port, when given, from 1 to
+// 65535; unless private addresses are allowed, a host that publicHost
+// accepts once IDNA has mapped it to its lookup form, as net/http does
+// before resolving it, so that fullwidth or circled spellings of loopback
+// are refused here too. Names are checked again, resolved, when dialled.
 func (s *Sender) Allowed(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
 		return false
 	}
-	if s.cfg.AllowPrivate {
-		return true
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return false
+		}
 	}
-	host := strings.ToLower(u.Hostname())
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	host, err := lookupForm(u.Hostname())
+	if err != nil {
 		return false
 	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return public(ip)
+	return s.cfg.AllowPrivate || publicHost(host)
+}
+
+// lookupForm is host as net/http looks it up: lower-cased when it is
+// ASCII, else mapped by IDNA's lookup profile, which turns "１２７.０.０.１"
+// into 127.0.0.1 and "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ" into localhost.
+func lookupForm(host string) (string, error) {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= utf8.RuneSelf {
+			return idna.Lookup.ToASCII(host)
+		}
 	}
-	return true
+	return strings.ToLower(host), nil
 }
 
 // Send implements ports.WebhookSender.

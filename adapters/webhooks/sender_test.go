@@ -144,3 +144,88 @@ func loopbackName(t *testing.T) string {
 	t.Log("no host name resolves to loopback here; the dial-time check goes untested")
 	return ""
 }
+
+// TestSpecialPurposeAddresses holds the creation check and the dial-time
+// guard to one reading of IANA's special-purpose registries: every address
+// here is refused by both, or accepted by both.
+func TestSpecialPurposeAddresses(t *testing.T) {
+	s := webhooks.New(webhooks.Config{}, render)
+	for _, tc := range []struct {
+		ip     string
+		public bool
+	}{
+		{"0.0.0.0", false}, {"0.1.2.3", false}, {"10.0.0.1", false}, {"100.64.0.1", false},
+		{"127.0.0.1", false}, {"127.255.255.254", false}, {"169.254.169.254", false}, {"172.16.0.1", false},
+		{"192.0.0.1", false}, {"192.0.0.170", false}, {"192.0.2.1", false}, {"192.88.99.1", false},
+		{"192.168.1.1", false}, {"198.18.0.1", false}, {"198.19.255.255", false}, {"198.51.100.7", false},
+		{"203.0.113.9", false}, {"224.0.0.1", false}, {"240.0.0.1", false}, {"255.255.255.255", false},
+		{"::", false}, {"::1", false}, {"::127.0.0.1", false}, {"::8.8.8.8", false}, {"::ffff:10.0.0.1", false},
+		{"::ffff:127.0.0.1", false}, {"64:ff9b::a00:1", false}, {"64:ff9b::7f00:1", false},
+		{"64:ff9b:1::808:808", false}, {"100::1", false}, {"100:0:0:1::1", false}, {"2001::1", false},
+		{"2001:2::1", false}, {"2001:db8::1", false}, {"2002:a00:1::1", false}, {"3fff::1", false},
+		{"5f00::1", false}, {"fc00::1", false}, {"fd12:3456::1", false}, {"fe80::1", false},
+		{"fe80::1%eth0", false}, {"fec0::1", false}, {"ff02::1", false},
+		// Public: IPv4 just outside the blocks, mapped and translated
+		// forms of it, and global IPv6.
+		{"8.8.8.8", true}, {"1.1.1.1", true}, {"93.184.215.14", true}, {"100.63.255.255", true},
+		{"100.128.0.0", true}, {"172.32.0.1", true}, {"192.0.1.1", true}, {"198.17.255.255", true},
+		{"198.20.0.1", true}, {"223.255.255.254", true}, {"::ffff:8.8.8.8", true}, {"64:ff9b::808:808", true},
+		{"2606:4700:4700::1111", true}, {"2a00:1450:4001::1", true},
+	} {
+		t.Run(tc.ip, func(t *testing.T) {
+			host := tc.ip
+			if strings.Contains(host, ":") {
+				host = "[" + strings.Replace(host, "%", "%25", 1) + "]"
+			}
+			if got := s.Allowed("https://" + host + "/hook"); got != tc.public {
+				t.Errorf("Allowed: got %v, want %v", got, tc.public)
+			}
+			err := webhooks.DialGuard("tcp", net.JoinHostPort(tc.ip, "443"), nil)
+			if got := err == nil; got != tc.public {
+				t.Errorf("dial guard: got %v, want public %v", err, tc.public)
+			}
+		})
+	}
+}
+
+// TestWebhookURLs checks the rest of the creation check: the scheme, the
+// port, and the host in every spelling that reaches loopback, with and
+// without WEBHOOKS_ALLOW_PRIVATE.
+func TestWebhookURLs(t *testing.T) {
+	strict := webhooks.New(webhooks.Config{}, render)
+	private := webhooks.New(webhooks.Config{AllowPrivate: true}, render)
+	for _, tc := range []struct {
+		url             string
+		strict, private bool
+	}{
+		{"https://example.com/hook", true, true},
+		{"https://EXAMPLE.com./hook", true, true},
+		{"https://bücher.example/hook", true, true},
+		{"http://example.com:1/", true, true},
+		{"http://example.com:65535/", true, true},
+		{"http://example.com:0/", false, false},
+		{"http://example.com:65536/", false, false},
+		{"http://example.com:99999/", false, false},
+		{"ftp://example.com/", false, false},
+		{"http://user:pw@example.com/", false, false},
+		{"http:///path", false, false},
+		{"http://localhost/", false, true},
+		{"http://LocalHost./", false, true},
+		{"http://api.localhost/", false, true},
+		{"http://１２７.０.０.１/", false, true},
+		{"http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/", false, true},
+		{"http://ＬＯＣＡＬＨＯＳＴ:8080/", false, true},
+		{"http://2130706433/", false, true},
+		{"http://0x7f.1/", false, true},
+		{"http://127.1/", false, true},
+		{"http://[64:ff9b::a00:1]/", false, true},
+		{"http://10.0.0.1:8080/", false, true},
+	} {
+		if got := strict.Allowed(tc.url); got != tc.strict {
+			t.Errorf("Allowed(%q): got %v, want %v", tc.url, got, tc.strict)
+		}
+		if got := private.Allowed(tc.url); got != tc.private {
+			t.Errorf("Allowed(%q) with WEBHOOKS_ALLOW_PRIVATE: got %v, want %v", tc.url, got, tc.private)
+		}
+	}
+}

@@ -221,3 +221,50 @@ func TestRevokeUnknownEmail(t *testing.T) {
 		}
 	}
 }
+
+// TestUnwritablePathsStopTheStart holds the start to one line naming the
+// setting when the SQLite file or the storage folder cannot be written.
+// The paths run under a regular file, or are a folder where a file is
+// wanted, so that they are unwritable whatever the user, root included.
+func TestUnwritablePathsStopTheStart(t *testing.T) {
+	closed := freePort(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	folderDB := filepath.Join(dir, "folder.db")
+	if err := os.Mkdir(folderDB, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A working directory whose "data" is a file: the default SQLite file
+	// ./data/inkwell.db cannot be made.
+	dataFile := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dataFile, "data"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sqliteURL := "DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")
+	port := fmt.Sprint("PORT=", closed)
+	for _, tc := range []struct {
+		name string
+		cwd  string
+		env  []string
+		want string
+	}{
+		{"storage folder under a file", dir, []string{sqliteURL, port, "STORAGE_DIR=" + filepath.Join(file, "sub")},
+			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s: not a directory; fix its permissions or STORAGE_DIR", filepath.Join(file, "sub"), filepath.Join(file, "sub"))},
+		{"storage folder a file", dir, []string{sqliteURL, port, "STORAGE_DIR=" + file},
+			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s is not a folder; fix its permissions or STORAGE_DIR", file, file)},
+		{"SQLite file a folder", dir, []string{"DATABASE_URL=sqlite://" + folderDB, port},
+			fmt.Sprintf("DATABASE_URL: the SQLite file %s cannot be written: %s: is a directory; fix its permissions or DATABASE_URL", folderDB, folderDB)},
+		{"default SQLite folder a file", dataFile, []string{port},
+			"DATABASE_URL: not set, and the default SQLite file ./data/inkwell.db cannot be written: data is not a folder; set DATABASE_URL or fix that folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runInkwell(t, tc.cwd, tc.env)
+			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || got.stderr != want {
+				t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
+			}
+		})
+	}
+}

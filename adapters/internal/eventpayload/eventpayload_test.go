@@ -40,3 +40,24 @@ func TestReadsWhatItWrites(t *testing.T) {
 		t.Errorf("Unmarshal(Marshal(p)): got %+v, %v; want %+v", back, err, want)
 	}
 }
+
+// storedComment is a comment event's payload as the outbox holds it: the
+// post the comment is on, which the comment's representation names, comes
+// from the PostID every stored comment already carries.
+const storedComment = `{"tags":null,"comment":{"ID":5,"PostID":7,"UserID":3,"Body":"Hi","CreatedAt":"2026-11-24T09:00:00Z","UpdatedAt":"2026-11-24T09:00:00Z"},"author":{"id":3,"name":"Ann"}}`
+
+func TestReadsStoredComments(t *testing.T) {
+	created := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	want := domain.EventPayload{
+		Comment: &domain.Comment{ID: 5, PostID: 7, UserID: 3, Body: "Hi", CreatedAt: created, UpdatedAt: created},
+		Author:  &domain.EventAuthor{ID: 3, Name: "Ann"},
+	}
+	got, err := Unmarshal([]byte(storedComment))
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Unmarshal(stored comment): got %+v, %v; want %+v", got, err, want)
+	}
+	data, err := Marshal(want)
+	if err != nil || string(data) != storedComment {
+		t.Errorf("Marshal wrote\n%s, %v\nwant the stored form\n%s", data, err, storedComment)
+	}
+}

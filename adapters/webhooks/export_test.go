@@ -1,0 +1,5 @@
+package webhooks
+
+// DialGuard is the check every connection of a sender that refuses
+// private addresses runs on the address it dials.
+var DialGuard = refusePrivate
