@@ -110,7 +110,8 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			must("create", err)
 			expect("create published", fmt.Sprintf("post.created post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
 			must("delete account", w.profile.Delete(ctx, bob, "password1", ports.Precondition{}))
-			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
+			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b),
+				"credentials.revoked post=0 author=0 commenter=0 draft=false")
 
 			person, err := svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
 			must("create person", err)
