@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,4 +177,78 @@ func TestEventStreamEndsOnEveryReplica(t *testing.T) {
 	revoked.endsWithout("after")
 	kept.sees("after")
 	anon.sees("after")
+}
+
+// TestEventStreamCaps opens streams up to the caps per token and per
+// address: one more is a 429 in area A's shape, with Retry-After, and a
+// stream that ends makes room for another.
+func TestEventStreamCaps(t *testing.T) {
+	h := newHarness(t, stores[0].Open(t), options{streamsPerToken: 2, streamsPerAddress: 4, heartbeat: 50 * time.Millisecond})
+	base := h.listen()
+	ann, _ := h.v1Account("Ann")
+	r := h.do("POST", "/api/v1/tokens", map[string]any{"name": "second"}, as(ann)...)
+	r.expect(t, http.StatusCreated, nil)
+	second := r.body["token"].(string)
+	refused := func(what string, headers ...string) {
+		t.Helper()
+		resp, cancel := openStream(t, base, "topics=products", headers...)
+		defer cancel()
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		if resp.StatusCode != http.StatusTooManyRequests || !equalJSON(body, map[string]any{"success": false, "message": "Too Many Attempts."}) {
+			t.Errorf("%s: %d %v, want 429 Too Many Attempts.", what, resp.StatusCode, body)
+		}
+		if resp.Header.Get("Retry-After") == "" {
+			t.Errorf("%s: no Retry-After", what)
+		}
+	}
+	first := subscribe(t, base, "topics=products", as(ann)...)
+	subscribe(t, base, "topics=products", as(ann)...)
+	refused("a third stream of one token", as(ann)...)
+	subscribe(t, base, "topics=products", as(second)...)
+	subscribe(t, base, "topics=products")
+	refused("a fifth stream of one address")
+
+	// The server notices a gone client at its next write, a heartbeat.
+	first.cancel()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, cancel := openStream(t, base, "topics=products", as(ann)...)
+		status := resp.StatusCode
+		cancel()
+		if status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stream of the token 5s after one of its streams ended: %d, want 200", status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestEventStreamLastEventIDAboveNewest asks to resume after an id that
+// was never handed out: a 422 naming the newest id, not a stream that
+// would skip every event up to it. The newest id itself resumes.
+func TestEventStreamLastEventIDAboveNewest(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		base := h.listen()
+		h.product("A")
+		s := subscribe(t, base, "topics=products", "Last-Event-ID", "0")
+		newest := s.next().id
+		s.cancel()
+		n, _ := strconv.ParseInt(newest, 10, 64)
+		resp, cancel := openStream(t, base, "topics=products", "Last-Event-ID", strconv.FormatInt(n+1, 10))
+		defer cancel()
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		want := map[string]any{"success": false, "message": "Validation failed.", "errors": map[string]any{
+			"Last-Event-ID": []any{"The Last-Event-ID field must not be greater than " + newest + "."},
+		}}
+		if resp.StatusCode != http.StatusUnprocessableEntity || !equalJSON(body, want) {
+			t.Errorf("Last-Event-ID %d with %s the newest: %d %v, want 422 %v", n+1, newest, resp.StatusCode, body, want)
+		}
+		s = subscribe(t, base, "topics=products", "Last-Event-ID", newest)
+		h.product("B")
+		s.sees("B")
+	})
 }
