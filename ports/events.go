@@ -30,9 +30,10 @@ type EventRepository interface {
 	// After returns, in ID order, up to limit events f keeps whose ID is
 	// above after.
 	After(ctx context.Context, after int64, limit int, f EventFilter) ([]domain.Event, error)
-	// Last returns the id of the newest committed event, 0 when there is
-	// none: a reader that starts after it receives what commits from then
-	// on.
+	// Last returns the id of the newest committed event, even when it has
+	// been pruned since, 0 when there was none: a reader that starts after
+	// it receives what commits from then on, and no reader can have seen
+	// an id above it.
 	Last(ctx context.Context) (int64, error)
 	// Prune removes the events created before cutoff and says how many
 	// went. It may run on every replica at once.
