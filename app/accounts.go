@@ -78,12 +78,17 @@ func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain
 func (a *Accounts) Login(ctx context.Context, in ports.LoginInput) (domain.User, domain.PlainToken, error) {
 	var plain domain.PlainToken
 	u, err := a.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
-		if _, err := r.Tokens.DeleteByUser(ctx, u.ID); err != nil {
+		gone, err := r.Tokens.DeleteByUser(ctx, u.ID)
+		if err != nil {
 			return err
 		}
-		var err error
 		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityPostsRead, domain.AbilityPostsWrite}, a.cfg.TokenLifetime)
-		return err
+		if err != nil || gone == 0 {
+			return err
+		}
+		// The streams of the new token start after this commit, so the
+		// record ends only those of the tokens deleted here.
+		return revoke(ctx, r, domain.Revocation{UserID: u.ID, AllTokens: true}, now)
 	})
 	if err != nil {
 		return domain.User{}, domain.PlainToken{}, err
@@ -193,7 +198,12 @@ func (a *Accounts) Logout(ctx context.Context, actor domain.Actor) error {
 	if actor.Token == nil {
 		return nil
 	}
-	err := a.store.Repos().Tokens.Delete(ctx, actor.User.ID, actor.Token.ID)
+	err := a.store.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Tokens.Delete(ctx, actor.User.ID, actor.Token.ID); err != nil {
+			return err
+		}
+		return revoke(ctx, r, domain.Revocation{UserID: actor.User.ID, TokenID: actor.Token.ID}, a.clock.Now())
+	})
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return fmt.Errorf("logout: %w", err)
 	}

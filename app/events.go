@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -17,6 +20,13 @@ func record(ctx context.Context, r ports.Repos, e domain.Event) error {
 	return r.Events.Append(ctx, &e)
 }
 
+// revoke records that rev's credentials ended, in the transaction of r that
+// ends them, so that the event streams read with them stop on every
+// replica (Events.Follow). Like record, it comes last in the transaction.
+func revoke(ctx context.Context, r ports.Repos, rev domain.Revocation, now time.Time) error {
+	return record(ctx, r, domain.NewRevocationEvent(rev, now))
+}
+
 // EventsConfig holds the settings of the event outbox and its readers.
 type EventsConfig struct {
 	// Retention is how long events are kept (EVENTS_RETENTION).
@@ -27,6 +37,19 @@ type EventsConfig struct {
 	// Backlog is how many batches of events wait for a follower that does
 	// not take them before it is dropped; 64 when zero.
 	Backlog int
+	// SessionLifetime is how long a browser session may idle
+	// (SessionsConfig.Lifetime): a stream read with a session ends when the
+	// session has idled that long. Zero: sessions never idle out.
+	SessionLifetime time.Duration
+	// CredentialCheck is how often a stream whose credential expires
+	// compares the clock with the expiry; a second when zero.
+	CredentialCheck time.Duration
+	// MaxStreamsPerCredential and MaxStreamsPerAddress cap the streams
+	// one token or browser session, and one client address, hold open on
+	// this replica (EVENTS_MAX_STREAMS_PER_TOKEN,
+	// EVENTS_MAX_STREAMS_PER_ADDRESS); zero: no cap.
+	MaxStreamsPerCredential int
+	MaxStreamsPerAddress    int
 }
 
 // eventBatch is how many events one read of the outbox takes.
@@ -38,10 +61,11 @@ const eventBatch = 500
 // thousand; a follower that resumes from further back catches up by
 // reading the outbox itself first.
 type Events struct {
-	store ports.Store
-	clock ports.Clock
-	cfg   EventsConfig
-	feed  *feed
+	store   ports.Store
+	clock   ports.Clock
+	cfg     EventsConfig
+	feed    *feed
+	streams *streamCounts
 }
 
 // NewEvents returns the use cases of the event stream.
@@ -52,53 +76,125 @@ func NewEvents(store ports.Store, clock ports.Clock, cfg EventsConfig) *Events {
 	if cfg.Backlog <= 0 {
 		cfg.Backlog = 64
 	}
-	return &Events{store: store, clock: clock, cfg: cfg, feed: &feed{store: store, poll: cfg.Poll, subs: map[*follower]struct{}{}}}
+	if cfg.CredentialCheck <= 0 {
+		cfg.CredentialCheck = time.Second
+	}
+	return &Events{
+		store: store, clock: clock, cfg: cfg,
+		feed:    &feed{store: store, poll: cfg.Poll, subs: map[*follower]struct{}{}},
+		streams: &streamCounts{perCredential: map[string]int{}, perAddress: map[string]int{}},
+	}
 }
 
 var _ ports.Events = (*Events)(nil)
 
 // Follow implements ports.Events.
+//
+// A stream must not outlive its credential, on any replica. Every use case
+// that ends credentials records a domain.Revocation in the outbox in the
+// transaction that ends them, so each replica's feed reads it in commit
+// order among the events. The feed's position when the follower joins
+// (head) splits the revocations in two: those after it reach the follower
+// through the feed, which stops before the first one that ends its
+// credential; those at or before it committed before the join, so the
+// credential, read again after the join, is gone. Expiry needs no record:
+// the follower compares the clock with it before each batch and every
+// CredentialCheck.
 func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.EventFilter, after int64, fromNow bool) (<-chan []ports.VisibleEvent, error) {
+	cred := credentialOf(viewer)
+	release, err := e.streams.open(cred, viewer.Address, e.cfg)
+	if err != nil {
+		return nil, err
+	}
 	sub, head, err := e.feed.join(ctx, e.cfg.Backlog)
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("follow events: %w", err)
+	}
+	fail := func(err error) (<-chan []ports.VisibleEvent, error) {
+		e.feed.leave(sub)
+		release()
+		return nil, err
+	}
+	alive, err := e.watch(ctx, viewer, cred)
+	if err != nil {
+		return fail(err)
 	}
 	if fromNow {
 		after = head
+	} else if after > head {
+		// The feed may lag behind the outbox; only the outbox tells
+		// whether the id was ever handed out.
+		last, err := e.store.Repos().Events.Last(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("follow events: %w", err))
+		}
+		if after > last {
+			return fail(domain.InvalidField("Last-Event-ID", domain.RuleN(domain.RuleMaxValue, last)))
+		}
 	}
 	out := make(chan []ports.VisibleEvent)
 	go func() {
+		defer release()
 		defer close(out)
 		defer e.feed.leave(sub)
 		send := func(events []domain.Event) bool {
+			if !alive.check(ctx, e) {
+				return false
+			}
+			ended := false
+			for i, ev := range events {
+				if ev.ID > head && ev.Ends(cred) {
+					events, ended = events[:i], true
+					break
+				}
+			}
 			visible := visibleOf(events, viewer, f, after)
 			if len(events) > 0 {
 				after = max(after, events[len(events)-1].ID)
 			}
-			if len(visible) == 0 {
-				return true
+			if len(visible) > 0 {
+				select {
+				case out <- visible:
+				case <-ctx.Done():
+					return false
+				}
 			}
-			select {
-			case out <- visible:
-				return true
-			case <-ctx.Done():
-				return false
-			}
+			return !ended
 		}
-		// Catch up from the outbox to where the feed took over.
+		// Catch up from the outbox to where the feed took over, and no
+		// further: the feed brings what follows, revocations included,
+		// which a filtered read would leave out.
 		for after < head {
 			events, err := e.store.Repos().Events.After(ctx, after, eventBatch, f)
-			if err != nil || len(events) == 0 || !send(events) {
-				if err != nil || ctx.Err() != nil {
-					return
-				}
+			if err != nil {
+				return
+			}
+			n := sort.Search(len(events), func(i int) bool { return events[i].ID > head })
+			if n == 0 {
 				break
 			}
+			if !send(events[:n]) {
+				return
+			}
+			if n < len(events) {
+				break
+			}
+		}
+		var tick <-chan time.Time
+		if alive.expires() {
+			t := time.NewTicker(e.cfg.CredentialCheck)
+			defer t.Stop()
+			tick = t.C
 		}
 		for {
 			select {
 			case events, ok := <-sub.events:
 				if !ok || !send(events) {
+					return
+				}
+			case <-tick:
+				if !alive.check(ctx, e) {
 					return
 				}
 			case <-ctx.Done():
@@ -107,6 +203,155 @@ func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.E
 		}
 	}()
 	return out, nil
+}
+
+// credentialOf is the credential viewer reads with.
+func credentialOf(viewer ports.EventViewer) domain.Credential {
+	c := domain.Credential{UserID: viewer.User, SessionHash: viewer.SessionHash}
+	if t := viewer.Token; t != nil {
+		c = domain.Credential{UserID: viewer.User, TokenID: t.ID, TokenName: t.Name}
+	}
+	return c
+}
+
+// liveness is what a stream knows of when its credential ends: the token's
+// expiry, or when its session will have idled too long (which a request in
+// the session postpones, so the session is read again then).
+type liveness struct {
+	session  string
+	user     int64
+	deadline time.Time // zero: never
+}
+
+func (l *liveness) expires() bool { return !l.deadline.IsZero() }
+
+// watch reads the viewer's credential again, after the follower joined the
+// feed, and says when it expires; domain.ErrUnauthenticated when it ended
+// meanwhile. An anonymous viewer's never ends.
+func (e *Events) watch(ctx context.Context, viewer ports.EventViewer, cred domain.Credential) (*liveness, error) {
+	repos, now := e.store.Repos(), e.clock.Now()
+	switch {
+	case cred.TokenID != 0:
+		t, err := repos.Tokens.ByID(ctx, cred.TokenID)
+		if errors.Is(err, domain.ErrNotFound) || err == nil && (t.Hash != viewer.Token.Hash || t.Expired(now)) {
+			return nil, domain.ErrUnauthenticated
+		}
+		if err != nil {
+			return nil, fmt.Errorf("follow events: %w", err)
+		}
+		l := &liveness{}
+		if t.ExpiresAt != nil {
+			l.deadline = *t.ExpiresAt
+		}
+		return l, nil
+	case cred.SessionHash != "":
+		l := &liveness{session: cred.SessionHash, user: cred.UserID}
+		ok, err := l.renew(ctx, e, now)
+		if err != nil {
+			return nil, fmt.Errorf("follow events: %w", err)
+		}
+		if !ok {
+			return nil, domain.ErrUnauthenticated
+		}
+		return l, nil
+	}
+	return &liveness{}, nil
+}
+
+// renew reads the session again and moves the deadline to when it will
+// have idled too long; false when it is gone, another user's or idle.
+func (l *liveness) renew(ctx context.Context, e *Events, now time.Time) (bool, error) {
+	s, err := e.store.Repos().Sessions.ByHash(ctx, l.session)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if s.UserID != l.user || e.cfg.SessionLifetime > 0 && s.Expired(now, e.cfg.SessionLifetime) {
+		return false, nil
+	}
+	if e.cfg.SessionLifetime > 0 {
+		l.deadline = s.LastActivity.Add(e.cfg.SessionLifetime)
+	}
+	return true, nil
+}
+
+// check reports whether the credential is still alive at the clock's time.
+// A session past its deadline is read again, as a request may have kept
+// it active; a store that cannot tell ends the stream, which resumes.
+func (l *liveness) check(ctx context.Context, e *Events) bool {
+	now := e.clock.Now()
+	if !l.expires() || now.Before(l.deadline) {
+		return true
+	}
+	if l.session == "" {
+		return false
+	}
+	ok, err := l.renew(ctx, e, now)
+	return err == nil && ok
+}
+
+// streamCounts counts the streams open on this replica per credential and
+// per client address, for the caps of EventsConfig. The counts live in the
+// replica, not the store: a stream is a connection to one replica, and a
+// count in the store would outlive a replica that dies with its streams.
+type streamCounts struct {
+	mu            sync.Mutex
+	perCredential map[string]int
+	perAddress    map[string]int
+}
+
+// open counts one more stream of cred from address, or refuses it with
+// domain.ErrTooManyStreams when either already holds its cap. The returned
+// function, called once the stream ends, uncounts it; it may be called
+// more than once.
+func (sc *streamCounts) open(cred domain.Credential, address string, cfg EventsConfig) (func(), error) {
+	key := ""
+	switch {
+	case cred.TokenID != 0:
+		key = "token:" + strconv.FormatInt(cred.TokenID, 10)
+	case cred.SessionHash != "":
+		key = "session:" + cred.SessionHash
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if key != "" && cfg.MaxStreamsPerCredential > 0 && sc.perCredential[key] >= cfg.MaxStreamsPerCredential ||
+		address != "" && cfg.MaxStreamsPerAddress > 0 && sc.perAddress[address] >= cfg.MaxStreamsPerAddress {
+		e := *domain.ErrTooManyStreams
+		e.RetryAfter = streamRetryAfter
+		return nil, &e
+	}
+	if key != "" {
+		sc.perCredential[key]++
+	}
+	if address != "" {
+		sc.perAddress[address]++
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			sc.mu.Lock()
+			defer sc.mu.Unlock()
+			decrement(sc.perCredential, key)
+			decrement(sc.perAddress, address)
+		})
+	}, nil
+}
+
+// streamRetryAfter is the Retry-After of a stream refused by a cap: a
+// stream ends when its client goes, which nobody can foresee.
+const streamRetryAfter = 5 * time.Second
+
+func decrement(counts map[string]int, key string) {
+	if key == "" {
+		return
+	}
+	if counts[key] <= 1 {
+		delete(counts, key)
+		return
+	}
+	counts[key]--
 }
 
 // visibleOf keeps the events after after that f keeps and viewer may see.

@@ -110,7 +110,8 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			must("create", err)
 			expect("create published", fmt.Sprintf("post.created post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
 			must("delete account", w.profile.Delete(ctx, bob, "password1", ports.Precondition{}))
-			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b))
+			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b),
+				"credentials.revoked post=0 author=0 commenter=0 draft=false")
 
 			person, err := svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
 			must("create person", err)
@@ -223,6 +224,69 @@ func TestFollowResumes(t *testing.T) {
 			if strings.Join(names, " ") != "B C" {
 				t.Errorf("after event 1: %q, want B C", names)
 			}
+		})
+	}
+}
+
+// TestFollowEndsWhenOperatorsRevoke checks the revocations of the command
+// line: tokens revoked by name end the streams of those tokens alone, and
+// revoking every token ends the rest; a token of the same name made after
+// the revocation is not ended by it.
+func TestFollowEndsWhenOperatorsRevoke(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			store := s.Open(t)
+			stack := stacktest.NewStack(t, store, stacktest.Options{})
+			svc := stack.Services
+			ann, _, err := svc.Accounts.Register(ctx, ports.RegisterInput{Name: "Ann", Email: "ann@example.com", Password: "password1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			follow := func(name string) <-chan []ports.VisibleEvent {
+				t.Helper()
+				tok, _, err := svc.Tokens.Create(ctx, domain.Actor{User: ann}, ports.TokenInput{Name: name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := svc.Events.Follow(ctx, ports.EventViewer{User: ann.ID, Token: &tok}, ports.EventFilter{}, 0, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			ends := func(what string, out <-chan []ports.VisibleEvent, want bool) {
+				t.Helper()
+				wait := 500 * time.Millisecond
+				if want {
+					wait = 3 * time.Second
+				}
+				select {
+				case batch, ok := <-out:
+					if ok {
+						t.Errorf("%s: got %d events, want the stream ended", what, len(batch))
+					} else if !want {
+						t.Errorf("%s: the stream ended", what)
+					}
+				case <-time.After(wait):
+					if want {
+						t.Errorf("%s: the stream still open %s after", what, wait)
+					}
+				}
+			}
+			feed, other := follow("feed"), follow("other")
+			if n, err := svc.Tokens.RevokeByName(ctx, "ann@example.com", "feed"); err != nil || n != 1 {
+				t.Fatalf("RevokeByName: %d, %v", n, err)
+			}
+			ends("revoked by name", feed, true)
+			later := follow("feed")
+			ends("another name", other, false)
+			ends("same name, made after", later, false)
+			if n, err := svc.Tokens.RevokeAll(ctx, "ann@example.com"); err != nil || n != 3 {
+				t.Fatalf("RevokeAll: %d, %v", n, err)
+			}
+			ends("every token revoked", other, true)
+			ends("every token revoked", later, true)
 		})
 	}
 }

@@ -132,6 +132,11 @@ func (p *Profile) revokeAndReissue(ctx context.Context, r ports.Repos, actor dom
 	if err != nil {
 		return nil, err
 	}
+	// The new token's streams start after this commit, so the record ends
+	// only those of the credentials deleted here.
+	if err := revoke(ctx, r, domain.Revocation{UserID: actor.User.ID, AllTokens: true, AllSessions: true}, now); err != nil {
+		return nil, err
+	}
 	return &plain, nil
 }
 
@@ -206,7 +211,7 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 				return err
 			}
 		}
-		return nil
+		return revoke(ctx, r, domain.Revocation{UserID: u.ID, AllTokens: true, AllSessions: true}, now)
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.ErrUnauthenticated

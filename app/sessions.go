@@ -92,11 +92,15 @@ func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput
 	var value string
 	var sess domain.Session
 	u, err := s.accounts.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
-		if err := r.Sessions.Delete(ctx, domain.HashSecret(cookie)); err != nil {
+		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
+		if err != nil {
 			return err
 		}
 		value, sess = s.newSession(u.ID, now)
-		return r.Sessions.Create(ctx, sess)
+		if err := r.Sessions.Create(ctx, sess); err != nil || ended == nil {
+			return err
+		}
+		return revoke(ctx, r, *ended, now)
 	})
 	if err != nil {
 		return "", domain.Session{}, domain.User{}, err
@@ -106,10 +110,37 @@ func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput
 
 // Logout implements ports.Sessions.
 func (s *Sessions) Logout(ctx context.Context, cookie string) error {
-	if err := s.store.Repos().Sessions.Delete(ctx, domain.HashSecret(cookie)); err != nil {
+	err := s.store.InTx(ctx, func(r ports.Repos) error {
+		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
+		if err != nil || ended == nil {
+			return err
+		}
+		return revoke(ctx, r, *ended, s.clock.Now())
+	})
+	if err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
 	return nil
+}
+
+// endSession deletes the session idHash names and returns the revocation
+// to record when a user was signed in with it; nil when it was nobody's or
+// is gone already, since no event stream can have been read with it.
+func endSession(ctx context.Context, r ports.Repos, idHash string) (*domain.Revocation, error) {
+	sess, err := r.Sessions.ByHash(ctx, idHash)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Sessions.Delete(ctx, idHash); err != nil {
+		return nil, err
+	}
+	if sess.UserID == 0 {
+		return nil, nil
+	}
+	return &domain.Revocation{UserID: sess.UserID, SessionHash: idHash}, nil
 }
 
 // Actor implements ports.Sessions. The actor has no token, which the

@@ -59,7 +59,13 @@ func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenI
 
 // Delete implements ports.Tokens.
 func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error {
-	if err := t.store.Repos().Tokens.Delete(ctx, actor.User.ID, id); err != nil {
+	err := t.store.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Tokens.Delete(ctx, actor.User.ID, id); err != nil {
+			return err
+		}
+		return revoke(ctx, r, domain.Revocation{UserID: actor.User.ID, TokenID: id}, t.clock.Now())
+	})
+	if err != nil {
 		return fmt.Errorf("delete token %d: %w", id, err)
 	}
 	return nil
@@ -72,7 +78,14 @@ func (t *Tokens) RevokeByName(ctx context.Context, email, name string) (int64, e
 	if err != nil {
 		return 0, fmt.Errorf("revoke tokens named %q: %w", name, err)
 	}
-	n, err := repos.Tokens.DeleteByName(ctx, u.ID, name)
+	var n int64
+	err = t.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if n, err = r.Tokens.DeleteByName(ctx, u.ID, name); err != nil || n == 0 {
+			return err
+		}
+		return revoke(ctx, r, domain.Revocation{UserID: u.ID, TokenName: name}, t.clock.Now())
+	})
 	if err != nil {
 		return 0, fmt.Errorf("revoke tokens named %q: %w", name, err)
 	}
@@ -86,7 +99,14 @@ func (t *Tokens) RevokeAll(ctx context.Context, email string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("revoke all tokens: %w", err)
 	}
-	n, err := repos.Tokens.DeleteByUser(ctx, u.ID)
+	var n int64
+	err = t.store.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		if n, err = r.Tokens.DeleteByUser(ctx, u.ID); err != nil || n == 0 {
+			return err
+		}
+		return revoke(ctx, r, domain.Revocation{UserID: u.ID, AllTokens: true}, t.clock.Now())
+	})
 	if err != nil {
 		return 0, fmt.Errorf("revoke all tokens: %w", err)
 	}

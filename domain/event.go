@@ -87,15 +87,16 @@ type Event struct {
 }
 
 // EventPayload is the snapshot an event carries; exactly one of Post,
-// Comment, Person and Product is set. Author is the post's or the comment's
-// author; Tags are the post's.
+// Comment, Person, Product and Revocation is set. Author is the post's or
+// the comment's author; Tags are the post's.
 type EventPayload struct {
-	Post    *PostState
-	Tags    []Tag
-	Comment *Comment
-	Author  *EventAuthor
-	Person  *Person
-	Product *Product
+	Post       *PostState
+	Tags       []Tag
+	Comment    *Comment
+	Author     *EventAuthor
+	Person     *Person
+	Product    *Product
+	Revocation *Revocation
 }
 
 // EventAuthor is what a post's or a comment's representation shows of its
@@ -169,9 +170,12 @@ const (
 // ViewOf says how much of e the user viewer (0: anonymous) may see: as
 // much as the API would show them. A draft's events and the comments on it
 // go to the draft's author alone, except that a post that becomes a draft
-// is announced, bare, to everybody who could read it until then.
+// is announced, bare, to everybody who could read it until then. Nobody
+// sees an internal record.
 func (e Event) ViewOf(viewer int64) EventView {
 	switch {
+	case e.Internal():
+		return EventHidden
 	case !e.Draft || e.PostID == 0:
 		return EventWhole
 	case viewer != 0 && viewer == e.PostAuthorID:
@@ -185,5 +189,5 @@ func (e Event) ViewOf(viewer int64) EventView {
 // Concerns reports whether e is about user's own posts, the comments on
 // them or the comments user wrote: what a webhook of user's receives.
 func (e Event) Concerns(user int64) bool {
-	return user != 0 && (e.PostAuthorID == user || e.CommentAuthorID == user)
+	return user != 0 && !e.Internal() && (e.PostAuthorID == user || e.CommentAuthorID == user)
 }

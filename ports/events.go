@@ -30,9 +30,10 @@ type EventRepository interface {
 	// After returns, in ID order, up to limit events f keeps whose ID is
 	// above after.
 	After(ctx context.Context, after int64, limit int, f EventFilter) ([]domain.Event, error)
-	// Last returns the id of the newest committed event, 0 when there is
-	// none: a reader that starts after it receives what commits from then
-	// on.
+	// Last returns the id of the newest committed event, even when it has
+	// been pruned since, 0 when there was none: a reader that starts after
+	// it receives what commits from then on, and no reader can have seen
+	// an id above it.
 	Last(ctx context.Context) (int64, error)
 	// Prune removes the events created before cutoff and says how many
 	// went. It may run on every replica at once.
@@ -51,9 +52,18 @@ type EventWaker interface {
 	Subscribe() (<-chan struct{}, func())
 }
 
-// EventViewer is who reads events: a user (User 0: anonymous).
+// EventViewer is who reads events: a user (User 0: anonymous), the
+// credential they read with, and the client address they read from.
 type EventViewer struct {
 	User int64
+	// Token is the bearer token the reader presented, nil for none.
+	Token *domain.Token
+	// SessionHash names the browser session (domain.Session.IDHash) the
+	// reader came with, "" for none.
+	SessionHash string
+	// Address is the client's address, which the streams per address are
+	// counted by.
+	Address string
 }
 
 // Events is the driving port of the event stream.
@@ -63,7 +73,14 @@ type Events interface {
 	// when fromNow, those committed from now on. The channel closes when
 	// ctx ends, when the outbox cannot be read, or when the caller falls
 	// so far behind that the events no longer wait for it; the caller then
-	// resumes with Follow after the last id it took.
+	// resumes with Follow after the last id it took. It also closes, with
+	// nothing committed after it sent, when the viewer's credential ends:
+	// its token or session is revoked (on any replica) or expires.
+	// domain.ErrUnauthenticated when the credential ended before the
+	// stream began; an Invalid error on the field "Last-Event-ID" when
+	// after is above the newest event; domain.ErrTooManyStreams when the
+	// viewer's token or session, or its address, holds as many streams as
+	// the caps allow.
 	Follow(ctx context.Context, viewer EventViewer, f EventFilter, after int64, fromNow bool) (<-chan []VisibleEvent, error)
 	// Prune removes the events older than the retention.
 	Prune(ctx context.Context) (int64, error)

@@ -110,7 +110,7 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 	// The stream lives until the client goes or the server shuts down,
 	// not for the request's deadline.
 	ctx, cancel := context.WithCancel(s.streams)
-	events, err := s.events.Follow(ctx, ports.EventViewer{User: actor.User.ID}, f, after, c.Get("Last-Event-ID") == "")
+	events, err := s.events.Follow(ctx, s.eventViewer(c, actor), f, after, c.Get("Last-Event-ID") == "")
 	if err != nil {
 		cancel()
 		return err
@@ -130,6 +130,17 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 	c.Set("X-Accel-Buffering", "no")
 	c.Context().SetBodyStreamWriter(st.run)
 	return nil
+}
+
+// eventViewer is who reads the stream: the actor, the token or browser
+// session that authenticated them, whose end ends the stream, and the
+// client address that the streams per address are counted by.
+func (s *Server) eventViewer(c *fiber.Ctx, actor domain.Actor) ports.EventViewer {
+	v := ports.EventViewer{User: actor.User.ID, Token: actor.Token, Address: s.proxies.clientIP(c)}
+	if cookie, ok := c.Locals(localSession).(string); ok && actor.Token == nil {
+		v.SessionHash = domain.HashSecret(cookie)
+	}
+	return v
 }
 
 // eventQuery reads the stream's filters and where it resumes.

@@ -65,6 +65,9 @@ type options struct {
 	// settings.
 	webhooksPrivate bool
 	webhooks        app.WebhooksConfig
+	// streamsPerToken and streamsPerAddress cap the event streams (the
+	// service's defaults when zero, no cap when negative).
+	streamsPerToken, streamsPerAddress int
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -97,6 +100,8 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		WebhooksAllowPrivate: o.webhooksPrivate,
 		Webhooks:             o.webhooks,
 		AppURL:               o.appURL,
+		MaxStreamsPerToken:   o.streamsPerToken,
+		MaxStreamsPerAddress: o.streamsPerAddress,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {

@@ -79,9 +79,7 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 func (r events) Last(ctx context.Context) (int64, error) {
 	var last int64
 	err := r.u.read(ctx, func(s *state) error {
-		if n := len(s.events); n > 0 {
-			last = s.events[n-1].event.ID
-		}
+		last = s.lastEvent
 		return nil
 	})
 	return last, err

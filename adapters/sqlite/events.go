@@ -71,8 +71,12 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 	return out, nil
 }
 
+// Last reads the newest id AUTOINCREMENT handed out, which sqlite_sequence
+// keeps after its event was pruned; sqlc's catalogue of SQLite has no
+// sqlite_sequence, so the query is written here.
 func (r events) Last(ctx context.Context) (int64, error) {
-	last, err := r.c.read.LastEventID(ctx)
+	var last int64
+	err := r.c.readDB.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).Scan(&last)
 	if err != nil {
 		return 0, storeError("read the last event id", err)
 	}

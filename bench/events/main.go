@@ -3,6 +3,7 @@
 //
 //	go run ./bench/events -base http://127.0.0.1:3000 -pid $(pgrep -n inkwell) streams
 //	go run ./bench/events -base http://127.0.0.1:3000 webhooks
+//	go run ./bench/events -base http://127.0.0.1:3000 revoke
 //
 // streams measures how fast posts are created with no subscriber, then
 // opens -subscribers event streams, writes -rate posts a second for
@@ -17,7 +18,14 @@
 // event on the same cores, compete with the server. webhooks creates a webhook
 // to a receiver of its own on loopback (the server needs
 // WEBHOOKS_ALLOW_PRIVATE=true), writes -posts posts and reports how many
-// deliveries a second arrive.
+// deliveries a second arrive. revoke opens -subscribers streams, each with
+// a token of its own, writes -rate posts a second, deletes the tokens of
+// half the streams and reports how soon those streams end (the target is
+// within 5 s of the deletions), whether any of them received a post sent
+// after its token's deletion was acknowledged, and whether the other half
+// stayed open and kept receiving. The server needs its per-address cap
+// raised (EVENTS_MAX_STREAMS_PER_ADDRESS=0), since every stream comes from
+// the one address of the tool.
 package main
 
 import (
@@ -62,8 +70,10 @@ func main() {
 		err = streams()
 	case "webhooks":
 		err = webhooks()
+	case "revoke":
+		err = revoke()
 	default:
-		err = errors.New("usage: events [flags] streams|webhooks")
+		err = errors.New("usage: events [flags] streams|webhooks|revoke")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "events:", err)
@@ -429,5 +439,193 @@ func webhooks() error {
 	all := time.Since(start)
 	fmt.Printf("%d posts written in %s (%.0f/s); all %d deliveries received after %s: %.0f deliveries/s\n",
 		*posts, written.Round(time.Millisecond), float64(*posts)/written.Seconds(), *posts, all.Round(time.Millisecond), float64(*posts)/all.Seconds())
+	return nil
+}
+
+// revokedStream is one stream of the revoke measurement.
+type revokedStream struct {
+	id, token string
+	ready     chan error
+	closed    chan struct{}
+	closedAt  time.Time
+	// ack is when its token's deletion was acknowledged, in UnixNano; 0
+	// while the token lives.
+	ack atomic.Int64
+	// events counts the posts received; late those sent after ack.
+	events, late atomic.Int64
+}
+
+// follow reads s's stream until the server ends it or ctx ends.
+func (s *revokedStream) follow(ctx context.Context) {
+	defer close(s.closed)
+	req, _ := http.NewRequestWithContext(ctx, "GET", *base+"/api/v1/events?topics=posts", nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := client.Do(req)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		err = fmt.Errorf("stream: %d", resp.StatusCode)
+	}
+	s.ready <- err
+	if err != nil {
+		return
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		i := bytes.Index(line, []byte(`"title":"bench `))
+		if !bytes.HasPrefix(line, []byte("data: ")) || i < 0 {
+			continue
+		}
+		rest := line[i+len(`"title":"bench `):]
+		sent, err := strconv.ParseInt(string(rest[:bytes.IndexByte(rest, '"')]), 10, 64)
+		if err != nil {
+			continue
+		}
+		s.events.Add(1)
+		if ack := s.ack.Load(); ack != 0 && sent > ack {
+			s.late.Add(1)
+		}
+	}
+	s.closedAt = time.Now()
+}
+
+func revoke() error {
+	owner, err := register()
+	if err != nil {
+		return err
+	}
+	all := make([]*revokedStream, *subscribers)
+	var next atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for range *writers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(all); i = int(next.Add(1)) - 1 {
+				var out struct {
+					Token string `json:"token"`
+					Data  struct {
+						ID int64 `json:"id"`
+					} `json:"data"`
+				}
+				if err := call("POST", "/api/v1/tokens", owner, map[string]any{"name": fmt.Sprint("stream ", i)}, http.StatusCreated, &out); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				all[i] = &revokedStream{id: strconv.FormatInt(out.Data.ID, 10), token: out.Token, ready: make(chan error, 1), closed: make(chan struct{})}
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := firstErr.Load().(error); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, s := range all {
+		go s.follow(ctx)
+	}
+	for _, s := range all {
+		if err := <-s.ready; err != nil {
+			return fmt.Errorf("opening %d streams: %w", len(all), err)
+		}
+	}
+	fmt.Printf("%d streams open, one token each\n", len(all))
+
+	// Posts keep coming while the tokens go, so that a stream which
+	// outlived its token would receive one.
+	stopWriting := make(chan struct{})
+	var writing sync.WaitGroup
+	writing.Go(func() {
+		tick := time.NewTicker(time.Second / time.Duration(*rate))
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopWriting:
+				return
+			case <-tick.C:
+				go func() {
+					if err := createPost(owner); err != nil {
+						fmt.Fprintln(os.Stderr, "create:", err)
+					}
+				}()
+			}
+		}
+	})
+	time.Sleep(2 * time.Second)
+
+	revoked, kept := all[:len(all)/2], all[len(all)/2:]
+	var keptBefore int64
+	for _, s := range kept {
+		keptBefore += s.events.Load()
+	}
+	start := time.Now()
+	next.Store(0)
+	for range *writers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(revoked); i = int(next.Add(1)) - 1 {
+				s := revoked[i]
+				if err := call("DELETE", "/api/v1/tokens/"+s.id, owner, nil, http.StatusOK, nil); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				s.ack.Store(time.Now().UnixNano())
+			}
+		})
+	}
+	wg.Wait()
+	acked := time.Since(start)
+	if err, _ := firstErr.Load().(error); err != nil {
+		return err
+	}
+	timeout := time.After(30 * time.Second)
+	for _, s := range revoked {
+		select {
+		case <-s.closed:
+		case <-timeout:
+		}
+	}
+	var open int
+	var lastClose time.Time
+	var afterAck []time.Duration
+	var late int64
+	for _, s := range revoked {
+		select {
+		case <-s.closed:
+			if s.closedAt.After(lastClose) {
+				lastClose = s.closedAt
+			}
+			afterAck = append(afterAck, s.closedAt.Sub(time.Unix(0, s.ack.Load())))
+		default:
+			open++
+		}
+		late += s.late.Load()
+	}
+	time.Sleep(2 * time.Second)
+	close(stopWriting)
+	writing.Wait()
+	var keptClosed int
+	var keptAfter int64
+	for _, s := range kept {
+		select {
+		case <-s.closed:
+			keptClosed++
+		default:
+		}
+		keptAfter += s.events.Load()
+	}
+	fmt.Printf("%d tokens deleted in %s (%d writers), posts at %d/s throughout\n", len(revoked), acked.Round(time.Millisecond), *writers, *rate)
+	if len(afterAck) > 0 {
+		slices.Sort(afterAck)
+		fmt.Printf("revoked: %d of %d closed, the last %s after the first deletion was sent; after its own deletion's answer each closed in p50 %s, p99 %s, max %s\n",
+			len(afterAck), len(revoked), lastClose.Sub(start).Round(time.Millisecond),
+			afterAck[len(afterAck)/2].Round(time.Millisecond), afterAck[len(afterAck)*99/100].Round(time.Millisecond), afterAck[len(afterAck)-1].Round(time.Millisecond))
+	}
+	fmt.Printf("revoked: %d still open after 30 s; %d posts received that were sent after their token's deletion was answered\n", open, late)
+	fmt.Printf("kept: %d of %d closed; they received %d posts during and after the revocations\n", keptClosed, len(kept), keptAfter-keptBefore)
+	if open > 0 || late > 0 || keptClosed > 0 || keptAfter == keptBefore {
+		return errors.New("the revocations did not end exactly the revoked streams")
+	}
 	return nil
 }

@@ -61,6 +61,11 @@ type environment struct {
 	EventsRetention      time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
+
+	// The caps of the event streams open at once on one replica, per
+	// token (or browser session) and per client address; 0: no cap.
+	EventsMaxStreamsPerToken   int `env:"EVENTS_MAX_STREAMS_PER_TOKEN" envDefault:"10"`
+	EventsMaxStreamsPerAddress int `env:"EVENTS_MAX_STREAMS_PER_ADDRESS" envDefault:"50"`
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -186,6 +191,10 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_RETENTION: %s must be positive", e.EventsRetention)
 	case e.EventsHeartbeat <= 0:
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
+	case e.EventsMaxStreamsPerToken < 0:
+		return fmt.Errorf("EVENTS_MAX_STREAMS_PER_TOKEN: %d is negative (0 turns the cap off)", e.EventsMaxStreamsPerToken)
+	case e.EventsMaxStreamsPerAddress < 0:
+		return fmt.Errorf("EVENTS_MAX_STREAMS_PER_ADDRESS: %d is negative (0 turns the cap off)", e.EventsMaxStreamsPerAddress)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
 	}
@@ -302,9 +311,20 @@ func (e environment) service() inkwell.Config {
 		// that belongs to a request that died; answers are replayed for a
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
-		Events:      app.EventsConfig{Retention: e.EventsRetention},
+		Events:      e.events(),
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
+	}
+}
+
+// events is the configuration of the event outbox and its streams. A
+// stream read with a browser session ends when the session idles out.
+func (e environment) events() app.EventsConfig {
+	return app.EventsConfig{
+		Retention:               e.EventsRetention,
+		SessionLifetime:         time.Duration(e.SessionLifetimeMinutes) * time.Minute,
+		MaxStreamsPerCredential: e.EventsMaxStreamsPerToken,
+		MaxStreamsPerAddress:    e.EventsMaxStreamsPerAddress,
 	}
 }

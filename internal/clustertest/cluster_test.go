@@ -184,6 +184,38 @@ func TestCluster(t *testing.T) {
 		s.want(t, "post.created", live.body["data"])
 	})
 
+	t.Run("a revoked token's streams end on every replica", func(t *testing.T) {
+		// The deletion commits a revocation in the outbox, which each
+		// replica's feed reads in order with the events: the streams of
+		// the token, on the other replicas, send nothing after it and end,
+		// while a stream of another token goes on.
+		tok := call(t, "POST", nodes[0].url+"/api/v1/tokens", jsonBody(map[string]any{"name": "feed"}), "Authorization", writer)
+		tok.want(t, http.StatusCreated)
+		feed := "Bearer " + tok.body["token"].(string)
+		id := fmt.Sprint(tok.body["data"].(map[string]any)["id"])
+		revoked := []*eventStream{openEvents(t, nodes[1].url, "", feed), openEvents(t, nodes[2].url, "", feed)}
+		witness := openEvents(t, nodes[1].url, "", writer)
+		defer witness.close()
+		before := call(t, "POST", nodes[0].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "Before", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		before.want(t, http.StatusCreated)
+		for _, s := range append(revoked, witness) {
+			s.want(t, "post.created", before.body["data"])
+		}
+		call(t, "DELETE", nodes[0].url+"/api/v1/tokens/"+id, nil, "Authorization", writer).want(t, http.StatusOK)
+		after := call(t, "POST", nodes[2].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "After", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		after.want(t, http.StatusCreated)
+		for _, s := range revoked {
+			s.ends(t, 5*time.Second)
+		}
+		witness.want(t, "post.created", after.body["data"])
+		r := call(t, "GET", nodes[1].url+"/api/v1/events", nil, "Authorization", feed)
+		r.want(t, http.StatusUnauthorized)
+	})
+
 	t.Run("a killed replica loses no acknowledged write", func(t *testing.T) {
 		// About 130 writes a second for up to four seconds, the kill after
 		// one.
@@ -407,6 +439,31 @@ func openEvents(t *testing.T, base, lastID, auth string) *eventStream {
 }
 
 func (s *eventStream) close() { s.cancel() }
+
+// ends fails unless the server ends the stream within d without sending
+// another event.
+func (s *eventStream) ends(t *testing.T, d time.Duration) {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() {
+		for s.sc.Scan() {
+			if id, ok := strings.CutPrefix(s.sc.Text(), "id: "); ok {
+				done <- "sent event " + id
+				return
+			}
+		}
+		done <- ""
+	}()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Errorf("the stream %s, want it ended", got)
+		}
+	case <-time.After(d):
+		t.Errorf("the stream still open %s later", d)
+	}
+	s.close()
+}
 
 // next returns the stream's next event, skipping the retry field and
 // comment lines.

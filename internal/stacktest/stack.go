@@ -54,6 +54,11 @@ type Options struct {
 	Webhooks app.WebhooksConfig
 	// AppURL is the base of the links in webhook deliveries (APP_URL).
 	AppURL string
+	// MaxStreamsPerToken and MaxStreamsPerAddress cap the event streams
+	// (EVENTS_MAX_STREAMS_PER_TOKEN, EVENTS_MAX_STREAMS_PER_ADDRESS); the
+	// service's defaults, 10 and 50, when zero, and no cap when negative.
+	MaxStreamsPerToken   int
+	MaxStreamsPerAddress int
 }
 
 // Stack is the service's use cases over one store, as the service builds
@@ -96,7 +101,15 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
-		app.EventsConfig{Retention: 168 * time.Hour, Poll: time.Minute},
+		app.EventsConfig{
+			Retention: 168 * time.Hour, Poll: time.Minute,
+			SessionLifetime: o.SessionLifetime,
+			// Streams notice an expiry sooner than the service's second,
+			// so that tests moving the clock wait less.
+			CredentialCheck:         50 * time.Millisecond,
+			MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
+			MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
+		},
 	)
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
 	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker}

@@ -20,6 +20,7 @@ var eventTests = []storeTest{
 	{"Prune", testEventPrune},
 	{"Wake", testEventWake},
 	{"ConcurrentAppendsInCommitOrder", testEventCommitOrder},
+	{"Revocations", testEventRevocations},
 }
 
 // sampleEvents returns one event of each kind of payload, about records that
@@ -162,6 +163,11 @@ func testEventPrune(t *testing.T, st ports.Store) {
 	// that saw it would skip the next one.
 	_, err = st.Repos().Events.Prune(t.Context(), cutoff.Add(time.Hour))
 	must(t, "Events.Prune all", err)
+	// Nor may Last forget it: a reader resuming after it asks for no id
+	// that was never handed out.
+	last, err := st.Repos().Events.Last(t.Context())
+	must(t, "Events.Last", err)
+	check(t, "Events.Last after pruning everything", last, all[len(all)-1].ID)
 	next := appendEvent(t, st.Repos(), events[0])
 	if next.ID <= all[len(all)-1].ID {
 		t.Errorf("id after pruning everything: %d, want above %d", next.ID, all[len(all)-1].ID)
@@ -254,4 +260,43 @@ func testEventCommitOrder(t *testing.T, st ports.Store) {
 	})
 	check(t, "events committed", n, writers*each)
 	check(t, "events seen", len(seen), writers*each)
+}
+
+// testEventRevocations checks that the outbox keeps credential revocations
+// among the events, in the same order, with every field, and that a reader
+// asking for the public topics never gets them.
+func testEventRevocations(t *testing.T, st ports.Store) {
+	events := sampleEvents(t)
+	revocations := []domain.Event{
+		domain.NewRevocationEvent(domain.Revocation{UserID: 7, TokenID: 31}, at(4*time.Hour)),
+		domain.NewRevocationEvent(domain.Revocation{UserID: 7, TokenName: "feed"}, at(4*time.Hour)),
+		domain.NewRevocationEvent(domain.Revocation{UserID: 8, AllTokens: true, AllSessions: true}, at(5*time.Hour)),
+		domain.NewRevocationEvent(domain.Revocation{UserID: 8, SessionHash: domain.HashSecret("cookie")}, at(5*time.Hour)),
+	}
+	var all []domain.Event
+	all = append(all, appendEvent(t, st.Repos(), events[0]))
+	for _, e := range revocations[:2] {
+		all = append(all, appendEvent(t, st.Repos(), e))
+	}
+	must(t, "InTx", st.InTx(t.Context(), func(r ports.Repos) error {
+		all = append(all, appendEvent(t, r, events[2]))
+		for _, e := range revocations[2:] {
+			all = append(all, appendEvent(t, r, e))
+		}
+		return nil
+	}))
+	got, err := st.Repos().Events.After(t.Context(), 0, 0, ports.EventFilter{})
+	must(t, "Events.After", err)
+	check(t, "Events.After(0) with revocations", got, all)
+	for _, e := range got {
+		if e.Internal() != (e.Type == domain.CredentialsRevoked) {
+			t.Errorf("event %d (%s): Internal() = %t", e.ID, e.Type, e.Internal())
+		}
+	}
+	got, err = st.Repos().Events.After(t.Context(), 0, 0, ports.EventFilter{Topics: domain.Topics})
+	must(t, "Events.After", err)
+	check(t, "Events.After(every public topic)", got, []domain.Event{all[0], all[3]})
+	last, err := st.Repos().Events.Last(t.Context())
+	must(t, "Events.Last", err)
+	check(t, "Events.Last after a revocation", last, all[len(all)-1].ID)
 }

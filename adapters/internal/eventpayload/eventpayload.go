@@ -20,6 +20,18 @@ type stored struct {
 	Author  *author           `json:"author,omitempty"`
 	Person  *domain.Person    `json:"person,omitempty"`
 	Product *domain.Product   `json:"product,omitempty"`
+	// Revocation is the one internal record's payload.
+	Revocation *revocation `json:"revocation,omitempty"`
+}
+
+// revocation is domain.Revocation as the outbox holds it.
+type revocation struct {
+	UserID      int64  `json:"user_id"`
+	TokenID     int64  `json:"token_id,omitempty"`
+	TokenName   string `json:"token_name,omitempty"`
+	AllTokens   bool   `json:"all_tokens,omitempty"`
+	SessionHash string `json:"session_hash,omitempty"`
+	AllSessions bool   `json:"all_sessions,omitempty"`
 }
 
 // author is domain.EventAuthor as the outbox holds it.
@@ -35,6 +47,9 @@ func Marshal(p domain.EventPayload) ([]byte, error) {
 	if a := p.Author; a != nil {
 		s.Author = &author{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
 	}
+	if r := p.Revocation; r != nil {
+		s.Revocation = &revocation{UserID: r.UserID, TokenID: r.TokenID, TokenName: r.TokenName, AllTokens: r.AllTokens, SessionHash: r.SessionHash, AllSessions: r.AllSessions}
+	}
 	return json.Marshal(s)
 }
 
@@ -47,6 +62,9 @@ func Unmarshal(data []byte) (domain.EventPayload, error) {
 	p := domain.EventPayload{Post: s.Post, Tags: s.Tags, Comment: s.Comment, Person: s.Person, Product: s.Product}
 	if a := s.Author; a != nil {
 		p.Author = &domain.EventAuthor{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
+	}
+	if r := s.Revocation; r != nil {
+		p.Revocation = &domain.Revocation{UserID: r.UserID, TokenID: r.TokenID, TokenName: r.TokenName, AllTokens: r.AllTokens, SessionHash: r.SessionHash, AllSessions: r.AllSessions}
 	}
 	return p, nil
 }

@@ -26,7 +26,8 @@ LIMIT @row_limit::bigint;
 -- name: PruneEvents :execrows
 DELETE FROM events WHERE created_at < @cutoff;
 
--- LastEventID is the id of the newest committed event: ids commit in
--- order, so every event at or below it is visible.
+-- LastEventID is the id of the newest committed event, pruned or not:
+-- ids commit in order, so every event at or below it is visible, and
+-- event_ids keeps the last one handed out after its event was pruned.
 -- name: LastEventID :one
-SELECT coalesce(max(id), 0)::bigint FROM events;
+SELECT last_id FROM event_ids;

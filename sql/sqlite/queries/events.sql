@@ -17,5 +17,3 @@ LIMIT @row_limit;
 -- name: PruneEvents :execrows
 DELETE FROM events WHERE created_at < @cutoff;
 
--- name: LastEventID :one
-SELECT CAST(coalesce(max(id), 0) AS INTEGER) FROM events;

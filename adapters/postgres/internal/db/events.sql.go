@@ -118,16 +118,17 @@ func (q *Queries) EventsAfter(ctx context.Context, arg EventsAfterParams) ([]Eve
 }
 
 const lastEventID = `-- name: LastEventID :one
-SELECT coalesce(max(id), 0)::bigint FROM events
+SELECT last_id FROM event_ids
 `
 
-// LastEventID is the id of the newest committed event: ids commit in
-// order, so every event at or below it is visible.
+// LastEventID is the id of the newest committed event, pruned or not:
+// ids commit in order, so every event at or below it is visible, and
+// event_ids keeps the last one handed out after its event was pruned.
 func (q *Queries) LastEventID(ctx context.Context) (int64, error) {
 	row := q.db.QueryRow(ctx, lastEventID)
-	var column_1 int64
-	err := row.Scan(&column_1)
-	return column_1, err
+	var last_id int64
+	err := row.Scan(&last_id)
+	return last_id, err
 }
 
 const pruneEvents = `-- name: PruneEvents :execrows

@@ -109,17 +109,6 @@ func (q *Queries) EventsAfter(ctx context.Context, arg EventsAfterParams) ([]Eve
 	return items, nil
 }
 
-const lastEventID = `-- name: LastEventID :one
-SELECT CAST(coalesce(max(id), 0) AS INTEGER) FROM events
-`
-
-func (q *Queries) LastEventID(ctx context.Context) (int64, error) {
-	row := q.db.QueryRowContext(ctx, lastEventID)
-	var column_1 int64
-	err := row.Scan(&column_1)
-	return column_1, err
-}
-
 const pruneEvents = `-- name: PruneEvents :execrows
 DELETE FROM events WHERE created_at < ?1
 `
