@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -248,16 +249,16 @@ func (s *standby) tick(ctx context.Context) {
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return // the store is closing
 	}
+	if errors.Is(err, errBehind) {
+		s.freshUntil.Store(0)
+		s.lag.Store(int64(lag))
+		s.report(false, "postgres: standby skipped: it has not caught up", "lag_at_least", lag, "limit", s.maxLag)
+		return
+	}
 	if err != nil {
 		s.freshUntil.Store(0)
 		s.lag.Store(-1)
 		s.report(false, "postgres: standby skipped: cannot check it", "error", err)
-		return
-	}
-	if lag < 0 {
-		s.freshUntil.Store(0)
-		s.lag.Store(-1)
-		s.report(false, "postgres: standby skipped: its lag is not known yet")
 		return
 	}
 	s.lag.Store(int64(lag))
@@ -286,8 +287,8 @@ func (s *standby) report(usable bool, msg string, args ...any) {
 
 // measure takes a sample of the primary's WAL position, reads the
 // standby's replay position, and returns the time of the newest sample
-// the standby has replayed and its lag, now minus that time; a negative
-// lag when no kept sample has been replayed yet.
+// the standby has replayed and its lag, now minus that time; errBehind,
+// with a lag it exceeds, when no kept sample has been replayed.
 func (s *standby) measure(ctx context.Context) (time.Time, time.Duration, error) {
 	at := time.Now()
 	var lsn int64
@@ -295,6 +296,9 @@ func (s *standby) measure(ctx context.Context) (time.Time, time.Duration, error)
 		return time.Time{}, 0, fmt.Errorf("read the primary's WAL position: %w", err)
 	}
 	s.samples = append(s.samples, walSample{at: at, lsn: lsn})
+	if len(s.samples) > maxSamples {
+		s.samples = slices.Delete(s.samples, 1, 2)
+	}
 	var replayed *int64
 	if err := s.check.QueryRow(ctx, `SELECT (pg_last_wal_replay_lsn() - '0/0')::bigint`).Scan(&replayed); err != nil {
 		return time.Time{}, 0, fmt.Errorf("read the standby's replay position: %w", err)
@@ -303,21 +307,29 @@ func (s *standby) measure(ctx context.Context) (time.Time, time.Duration, error)
 		return time.Time{}, 0, errors.New("the standby is not in recovery: DATABASE_READ_URL names no standby")
 	}
 	now := time.Now()
-	// Samples older than the limit, and one check more, can no longer make
-	// the standby usable; one of them is kept so that a lag beyond the
-	// limit shows how far beyond.
-	keep := 0
-	for keep < len(s.samples)-1 && now.Sub(s.samples[keep+1].at) > s.maxLag+s.every {
-		keep++
-	}
-	s.samples = s.samples[keep:]
+	// The newest sample replayed is kept, with every sample after it, so
+	// that the lag keeps growing while replay stands still; the older ones
+	// can tell nothing more. A long pause thins the samples after it.
 	for i := len(s.samples) - 1; i >= 0; i-- {
 		if s.samples[i].lsn <= *replayed {
-			return s.samples[i].at, now.Sub(s.samples[i].at), nil
+			s.samples = s.samples[i:]
+			return s.samples[0].at, now.Sub(s.samples[0].at), nil
 		}
 	}
-	return time.Time{}, -1, nil
+	// Even the oldest sample is not replayed yet (a standby still catching
+	// up at the start, or one behind a balancer that lags its peers): the
+	// lag is at least the time since then.
+	return time.Time{}, now.Sub(s.samples[0].at), errBehind
 }
+
+// maxSamples bounds the samples kept while replay stands still or the
+// standby cannot be reached; the oldest, which the standby has replayed,
+// stays, and the others thin out from there.
+const maxSamples = 1000
+
+// errBehind says that the standby has not replayed the oldest sample kept:
+// its lag is at least the time since that sample.
+var errBehind = errors.New("the standby has not replayed the oldest position kept")
 
 // failed reports whether err, which a read on the standby returned, says
 // that the standby cannot serve rather than something about the read; it
