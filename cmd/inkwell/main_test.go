@@ -181,6 +181,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"SESSION_LIFETIME_MINUTES", "two hours"},
 		{"DATABASE_DIRECT_URL", "mysql://x"},
 		{"DATABASE_READ_URL", "mysql://x"},
+		{"DATABASE_READ_URL", "postgres://standby/db"}, // with the embedded SQLite store
 		{"DATABASE_READ_MAX_LAG", "0s"},
 		{"DATABASE_READ_MAX_LAG", "2"},
 		{"FILESYSTEM_DISK", "ftp"},
