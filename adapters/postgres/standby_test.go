@@ -96,23 +96,32 @@ func TestStandbyReadsInTransactions(t *testing.T) {
 	pair.ResumeReplay(t)
 }
 
-// TestStandbyThatIsNoStandby keeps reads off a DATABASE_READ_URL that names
-// a server out of recovery: nothing tells how far it is from the primary,
-// if it is a copy of it at all.
-func TestStandbyThatIsNoStandby(t *testing.T) {
+// TestStandbyUnusable keeps reads off a DATABASE_READ_URL that cannot serve
+// them: a server out of recovery, since nothing tells how far it is from
+// the primary, if it is a copy of it at all, and a server that cannot be
+// reached, which does not keep the store from opening.
+func TestStandbyUnusable(t *testing.T) {
 	url := pgtest.URL(t)
-	st, closeStore, err := postgres.Open(context.Background(), url,
-		postgres.WithStandby(postgres.Standby{URL: url, MaxLag: 200 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeStore)
-	stale := ports.AllowStaleReads(context.Background())
-	for range 3 {
-		publishedTitles(t, stale, st.Repos())
-		time.Sleep(100 * time.Millisecond)
-	}
-	if got := st.ReadStats(); got.Usable || got.Standby != 0 || got.Primary != 3 {
-		t.Errorf("with a primary as the standby: got %+v, want every read on the primary", got)
+	for name, standby := range map[string]string{
+		"a primary":   url,
+		"unreachable": "postgres://postgres@127.0.0.1:1/postgres?sslmode=disable",
+	} {
+		t.Run(name, func(t *testing.T) {
+			st, closeStore, err := postgres.Open(context.Background(), url,
+				postgres.WithStandby(postgres.Standby{URL: standby, MaxLag: 200 * time.Millisecond}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(closeStore)
+			stale := ports.AllowStaleReads(context.Background())
+			for range 3 {
+				publishedTitles(t, stale, st.Repos())
+				time.Sleep(100 * time.Millisecond)
+			}
+			if got := st.ReadStats(); got.Usable || got.Standby != 0 || got.Primary != 3 || got.LagKnown {
+				t.Errorf("with %s as the standby: got %+v, want every read on the primary and no lag known", name, got)
+			}
+			mustDo(t, "Ping", st.Ping(context.Background()))
+		})
 	}
 }
