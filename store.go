@@ -67,6 +67,10 @@ func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.St
 		}
 		var opts []postgres.Option
 		if cfg.ReadURL != "" {
+			if _, err := pgconn.ParseConfig(cfg.ReadURL); err != nil {
+				// pgconn redacts the password in this text.
+				return nil, nil, fmt.Errorf("DATABASE_READ_URL: %s", err)
+			}
 			opts = append(opts, postgres.WithStandby(postgres.Standby{URL: cfg.ReadURL, MaxLag: cfg.ReadMaxLag, Log: log}))
 		}
 		s, cleanup, err := open(ctx, cfg.URL, opts...)

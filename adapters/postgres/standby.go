@@ -124,9 +124,10 @@ type walSample struct {
 // the primary had committed at that sample's time. So the standby's lag is
 // now minus that time, and it may answer reads until that time plus the
 // limit, when it would be older than allowed; the next check, a quarter of
-// the limit later, moves that moment on while replay keeps up. A primary
-// without writes keeps its position, which the standby has replayed, so
-// the newest sample, just taken, counts and the lag is nil; paused or slow
+// the limit (at most a second) later, moves that moment on while replay
+// keeps up. A primary without writes keeps its position, which the
+// standby has replayed, so the newest sample, just taken, counts and there
+// is no lag; paused or slow
 // replay under writes leaves the samples behind and the lag grows with
 // the time since the last one replayed.
 type standby struct {
