@@ -42,7 +42,8 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore) ht
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
 	queries, _ := store.(ports.QueryCounter)
-	return httpapi.Services{UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries}
+	reads, _ := store.(ports.ReadReporter)
+	return httpapi.Services{UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads}
 }
 
 // newWebhookSender sends deliveries with the body the event stream sends,

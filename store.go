@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -34,11 +36,19 @@ type StoreConfig struct {
 	// connection pooler, for migrations and anything else that needs a
 	// session of its own; empty when URL is direct itself.
 	DirectURL string
+	// ReadURL reaches a hot standby of the PostgreSQL database, or a pooler
+	// or balancer in front of several, for the reads of anonymous callers;
+	// empty for none.
+	ReadURL string
+	// ReadMaxLag is the most the standby may lag behind the primary and
+	// still serve reads; postgres.DefaultMaxLag when zero.
+	ReadMaxLag time.Duration
 }
 
 // openStore opens the configured store, applying its migrations. The errors
-// an operator can fix name DATABASE_URL, on one line.
-func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error) {
+// an operator can fix name DATABASE_URL, on one line. log hears when the
+// standby is skipped and when it is back.
+func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.Store, func(), error) {
 	switch {
 	case cfg.URL == "":
 		if err := checkSQLiteWritable(DefaultSQLitePath); err != nil {
@@ -57,11 +67,19 @@ func openStore(ctx context.Context, cfg StoreConfig) (ports.Store, func(), error
 	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
 		open := postgres.Open
 		if cfg.DirectURL != "" && cfg.DirectURL != cfg.URL {
-			open = func(ctx context.Context, url string) (*postgres.Store, func(), error) {
-				return postgres.OpenPooled(ctx, url, cfg.DirectURL)
+			open = func(ctx context.Context, url string, opts ...postgres.Option) (*postgres.Store, func(), error) {
+				return postgres.OpenPooled(ctx, url, cfg.DirectURL, opts...)
 			}
 		}
-		s, cleanup, err := open(ctx, cfg.URL)
+		var opts []postgres.Option
+		if cfg.ReadURL != "" {
+			if _, err := pgconn.ParseConfig(cfg.ReadURL); err != nil {
+				// pgconn redacts the password in this text.
+				return nil, nil, fmt.Errorf("DATABASE_READ_URL: %s", err)
+			}
+			opts = append(opts, postgres.WithStandby(postgres.Standby{URL: cfg.ReadURL, MaxLag: cfg.ReadMaxLag, Log: log}))
+		}
+		s, cleanup, err := open(ctx, cfg.URL, opts...)
 		if err != nil {
 			return nil, nil, postgresOpenError(err)
 		}

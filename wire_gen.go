@@ -23,7 +23,7 @@ import (
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	config := cfg.HTTP
 	storeConfig := cfg.Store
-	store, cleanup, err := openStore(ctx, storeConfig)
+	store, cleanup, err := openStore(ctx, storeConfig, log)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -30,7 +30,7 @@ var _ ports.Posts = (*Posts)(nil)
 // List implements ports.Posts: the page with its authors and tags, and the
 // total, which the store reads in a fixed number of round trips.
 func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
-	views, total, err := p.store.Repos().PostViews.ListViews(ctx, f, page)
+	views, total, err := p.store.Repos().PostViews.ListViews(readBy(ctx, f.Viewer), f, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
@@ -40,7 +40,7 @@ func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) (
 // ListAfter implements ports.Posts. It reads one post more than asked to
 // learn whether another page follows.
 func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
-	views, err := p.store.Repos().PostViews.ListViewsAfter(ctx, f, cursor, limit+1)
+	views, err := p.store.Repos().PostViews.ListViewsAfter(readBy(ctx, f.Viewer), f, cursor, limit+1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list posts: %w", err)
 	}
@@ -62,7 +62,7 @@ func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments b
 	if withComments {
 		comments = ports.ShowComments
 	}
-	view, err := p.store.Repos().PostViews.View(ctx, id, comments)
+	view, err := p.store.Repos().PostViews.View(readBy(ctx, viewer), id, comments)
 	if err == nil && !view.Post.VisibleTo(viewer) {
 		err = domain.ErrNotFound
 	}

@@ -34,8 +34,8 @@ func (t *Tags) Create(ctx context.Context, name string) (domain.Tag, error) {
 }
 
 // List implements ports.Tags.
-func (t *Tags) List(ctx context.Context) ([]domain.Tag, error) {
-	tags, err := t.store.Repos().Tags.List(ctx)
+func (t *Tags) List(ctx context.Context, viewer int64) ([]domain.Tag, error) {
+	tags, err := t.store.Repos().Tags.List(readBy(ctx, viewer))
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}

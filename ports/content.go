@@ -52,7 +52,8 @@ type CommentView struct {
 const ShowComments = 100
 
 // Posts is the driving port of posts. viewer is the caller's user id, 0 for
-// an anonymous caller.
+// an anonymous caller, whose reads may come from a standby that lags the
+// primary by up to the store's limit (ports.AllowStaleReads).
 type Posts interface {
 	// List returns one page of the posts f selects, newest first, each with
 	// its author and tags, and how many match in all.
@@ -103,8 +104,9 @@ type Comments interface {
 
 // Tags is the driving port of tags.
 type Tags interface {
-	// List returns every tag ordered by name.
-	List(ctx context.Context) ([]domain.Tag, error)
+	// List returns every tag ordered by name. viewer is the caller's user
+	// id, 0 for an anonymous caller, whose read may be a little stale.
+	List(ctx context.Context, viewer int64) ([]domain.Tag, error)
 	// Create stores a tag. domain.ErrTagTaken when the name is in use; an
 	// Invalid error when it breaks domain.CheckTagName.
 	Create(ctx context.Context, name string) (domain.Tag, error)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -23,9 +24,9 @@ type metrics struct {
 }
 
 // newMetrics registers the request series, the Go runtime and process
-// collectors, and the store's pool and query figures when pools and queries
-// are not nil.
-func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter) *metrics {
+// collectors, and the store's pool, query and read figures when pools,
+// queries and reads are not nil.
+func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter, reads ports.ReadReporter) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -51,6 +52,9 @@ func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter) *metrics {
 			Name: "store_queries_total",
 			Help: "Statements sent to the store.",
 		}, func() float64 { return float64(queries.Queries()) }))
+	}
+	if reads != nil {
+		m.registry.MustRegister(readCollector{reads})
 	}
 	return m
 }
@@ -119,4 +123,44 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 			counter(poolAcquireTime, st.AcquireTime.Seconds())
 		}
 	}
+}
+
+// Descriptions of the series of reads that may go to a standby.
+var (
+	storeReads = prometheus.NewDesc("store_reads_total",
+		"Reads of posts and tags outside transactions, by the database they were sent to (primary or standby).", []string{"target"}, nil)
+	standbyUsable = prometheus.NewDesc("store_standby_usable",
+		"1 when anonymous reads go to the standby, 0 while it is unreachable or lags more than the limit.", nil, nil)
+	standbyLag = prometheus.NewDesc("store_standby_lag_seconds",
+		"How far the standby's replay was behind the primary at its last check; NaN when it could not be measured.", nil, nil)
+)
+
+// readCollector reads where the store's reads went, and its standby's
+// state, at scrape time.
+type readCollector struct {
+	reads ports.ReadReporter
+}
+
+func (readCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{storeReads, standbyUsable, standbyLag} {
+		ch <- d
+	}
+}
+
+func (r readCollector) Collect(ch chan<- prometheus.Metric) {
+	st := r.reads.ReadStats()
+	ch <- prometheus.MustNewConstMetric(storeReads, prometheus.CounterValue, float64(st.Primary), "primary")
+	ch <- prometheus.MustNewConstMetric(storeReads, prometheus.CounterValue, float64(st.Standby), "standby")
+	if !st.HasStandby {
+		return
+	}
+	usable, lag := 0.0, math.NaN()
+	if st.Usable {
+		usable = 1
+	}
+	if st.LagKnown {
+		lag = st.Lag.Seconds()
+	}
+	ch <- prometheus.MustNewConstMetric(standbyUsable, prometheus.GaugeValue, usable)
+	ch <- prometheus.MustNewConstMetric(standbyLag, prometheus.GaugeValue, lag)
 }

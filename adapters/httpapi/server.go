@@ -65,6 +65,9 @@ type Services struct {
 	// may be nil for a store without them.
 	Pools   ports.PoolReporter
 	Queries ports.QueryCounter
+	// Reads are where the store's reads went and how far its standby lags;
+	// nil for a store without standbys.
+	Reads ports.ReadReporter
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -101,7 +104,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s := &Server{
 		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
-		metrics: newMetrics(svc.Pools, svc.Queries),
+		metrics: newMetrics(svc.Pools, svc.Queries, svc.Reads),
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies: cfg.TrustedProxies,
@@ -203,7 +206,7 @@ func (s *Server) routes() {
 	v1.Post("/posts", auth, s.createPost)
 	v1.Put("/posts/:post", auth, conditional.Tag, s.updatePost)
 	v1.Delete("/posts/:post", auth, s.deletePost)
-	v1.Get("/tags", s.listTags)
+	v1.Get("/tags", optional, s.listTags)
 	v1.Post("/tags", auth, s.createTag)
 	s.serveStorage()
 

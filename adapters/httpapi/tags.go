@@ -9,9 +9,11 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// listTags answers every tag, ordered by name.
+// listTags answers every tag, ordered by name. The caller is identified,
+// although the route is public, so that a reader who could have written
+// reads the primary.
 func (s *Server) listTags(c *fiber.Ctx) error {
-	tags, err := s.tags.List(c.UserContext())
+	tags, err := s.tags.List(c.UserContext(), viewerOf(c))
 	if err != nil {
 		return err
 	}

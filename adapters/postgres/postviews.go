@@ -75,11 +75,26 @@ func scanCounts(row pgx.Row, t postcount.Tally) (int, error) {
 // postViews implements ports.PostViews. conn is the connection or
 // transaction that q runs on, for the batches and the lists built in
 // postlist.go; totals, nil in a transaction, keeps the totals of title
-// searches (searchTotal).
+// searches (searchTotal). reads, nil in a transaction, chooses the
+// database each read outside one runs on (on): the standby for a context
+// that tolerates staleness, while it is fresh.
 type postViews struct {
 	q      *db.Queries
 	conn   db.DBTX
 	totals *searchtotal.Cache
+	reads  *reads
+}
+
+// on runs read on the database r.reads chooses for ctx, with one database
+// for the whole read, so that its statements see one store; in a
+// transaction, on the transaction.
+func (r postViews) on(ctx context.Context, read func(postViews) error) error {
+	if r.reads == nil {
+		return read(r)
+	}
+	return r.reads.run(ctx, func(t target) error {
+		return read(postViews{q: t.q, conn: t.conn, totals: t.totals})
+	})
 }
 
 var _ ports.PostViews = postViews{}
@@ -90,7 +105,15 @@ type batcher interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
+func (r postViews) View(ctx context.Context, id int64, maxComments int) (view ports.PostView, err error) {
+	err = r.on(ctx, func(r postViews) error {
+		view, err = r.view(ctx, id, maxComments)
+		return err
+	})
+	return view, err
+}
+
+func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.PostView, error) {
 	op := fmt.Sprintf("view post %d", id)
 	var view ports.PostView
 	found := false
@@ -137,7 +160,15 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 	return view, nil
 }
 
-func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) (views []ports.PostView, total int, err error) {
+	err = r.on(ctx, func(r postViews) error {
+		views, total, err = r.listViews(ctx, f, page)
+		return err
+	})
+	return views, total, err
+}
+
+func (r postViews) listViews(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
 	const op = "list posts with their authors"
 	q := postFilter(f)
 	bounds := q.pageSQL(page.Limit, page.Offset)
@@ -196,7 +227,15 @@ func (r postViews) deepViews(ctx context.Context, t postcount.Tally, page ports.
 	return views, total, r.attachTags(ctx, views)
 }
 
-func (r postViews) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
+func (r postViews) ListViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) (views []ports.PostView, err error) {
+	err = r.on(ctx, func(r postViews) error {
+		views, err = r.listViewsAfter(ctx, f, cursor, limit)
+		return err
+	})
+	return views, err
+}
+
+func (r postViews) listViewsAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
 	const op = "list posts after cursor with their authors"
 	q := postFilter(f)
 	if cursor != nil {
@@ -272,7 +311,7 @@ func (r postViews) attachTags(ctx context.Context, views []ports.PostView) error
 	for i, v := range views {
 		ids[i] = v.Post.ID()
 	}
-	byPost, err := tags{r.q}.OfPosts(ctx, ids)
+	byPost, err := tags{q: r.q}.OfPosts(ctx, ids)
 	if err != nil {
 		return err
 	}

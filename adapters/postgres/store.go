@@ -30,6 +30,9 @@ type Store struct {
 	// totals keeps the totals of title searches between changes of the
 	// published titles; only reads outside a transaction use it.
 	totals *searchtotal.Cache
+	// reads sends the reads that tolerate staleness to the standby, when
+	// there is one, and everything else to the primary.
+	reads *reads
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -38,8 +41,8 @@ var _ ports.Store = (*Store)(nil)
 // string, as pgx accepts), applies the migrations that are not applied yet
 // and returns the store with a cleanup that closes its pool. An unreachable
 // server gives an error of kind domain.Unavailable.
-func Open(ctx context.Context, url string) (*Store, func(), error) {
-	return open(ctx, url, "")
+func Open(ctx context.Context, url string, opts ...Option) (*Store, func(), error) {
+	return open(ctx, url, "", opts)
 }
 
 // OpenPooled is Open for a pool reached through a transaction-pooling
@@ -49,13 +52,17 @@ func Open(ctx context.Context, url string) (*Store, func(), error) {
 // on session state through it: the migrations, which hold a session
 // advisory lock, and the event listener's LISTEN run on directURL. Named
 // prepared statements need a pooler that keeps them (see configurePool).
-func OpenPooled(ctx context.Context, pooledURL, directURL string) (*Store, func(), error) {
-	return open(ctx, pooledURL, directURL)
+func OpenPooled(ctx context.Context, pooledURL, directURL string, opts ...Option) (*Store, func(), error) {
+	return open(ctx, pooledURL, directURL, opts)
 }
 
 // open opens the store on url, migrating and listening for events through
 // directURL when it is given and through url otherwise.
-func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
+func open(ctx context.Context, url, directURL string, opts []Option) (*Store, func(), error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgconn's parse errors redact the password, so the text may be logged.
@@ -82,12 +89,23 @@ func open(ctx context.Context, url, directURL string) (*Store, func(), error) {
 	}
 	// LISTEN binds a session, so it goes where the migrations go.
 	s := &Store{pool: pool, queries: db.New(pool), statements: statements, listen: &listener{url: cmp.Or(directURL, url)}, totals: searchtotal.New()}
+	s.reads = &reads{primary: target{conn: pool, q: s.queries, totals: s.totals}}
+	if o.standby != nil {
+		if s.reads.standby, err = openStandby(ctx, *o.standby, url, statements); err != nil {
+			pool.Close()
+			return nil, nil, err
+		}
+	}
 	return s, s.close, nil
 }
 
-// close stops the event listener and closes the pool.
+// close stops the event listener and the standby's checks and closes the
+// pools.
 func (s *Store) close() {
 	s.listen.close()
+	if s.reads.standby != nil {
+		s.reads.standby.close()
+	}
 	s.pool.Close()
 }
 
@@ -168,7 +186,7 @@ func configurePool(cfg *pgxpool.Config, url string) {
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Repos returns repositories that work outside any transaction.
-func (s *Store) Repos() ports.Repos { return newRepos(s.pool, s.queries, s.totals) }
+func (s *Store) Repos() ports.Repos { return newRepos(s.pool, s.queries, s.totals, s.reads) }
 
 // InTx runs fn in one transaction on one connection. It commits when fn
 // returns nil and rolls back when fn returns an error or panics; the panic
@@ -187,7 +205,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) (err error
 			panic(p)
 		}
 	}()
-	if err := fn(newRepos(tx, s.queries.WithTx(tx), nil)); err != nil {
+	if err := fn(newRepos(tx, s.queries.WithTx(tx), nil, nil)); err != nil {
 		rollback()
 		return err
 	}
@@ -205,8 +223,9 @@ func (s *Store) Ping(ctx context.Context) error {
 // newRepos binds every repository to one connection or transaction. conn is
 // what queries runs on; the hand-built lists of people and posts need it
 // directly. totals is nil in a transaction, whose reads may see its own
-// uncommitted writes.
-func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache) ports.Repos {
+// uncommitted writes; so is reads, since a transaction's reads all go to
+// the primary, where it writes.
+func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *reads) ports.Repos {
 	return ports.Repos{
 		Users:       users{q: q},
 		Tokens:      tokens{q: q},
@@ -215,8 +234,8 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache) ports.Repo
 		People:      people{q: q, conn: conn},
 		Products:    products{q: q},
 		Posts:       posts{q: q},
-		PostViews:   postViews{q: q, conn: conn, totals: totals},
-		Tags:        tags{q: q},
+		PostViews:   postViews{q: q, conn: conn, totals: totals, reads: reads},
+		Tags:        tags{q: q, reads: reads},
 		Comments:    comments{q: q},
 		Sessions:    sessions{q: q},
 		Events:      events{q: q},

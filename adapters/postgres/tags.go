@@ -10,8 +10,14 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// tags implements ports.TagRepository.
-type tags struct{ q *db.Queries }
+// tags implements ports.TagRepository. reads, nil in a transaction, chooses
+// the database List runs on: the standby for a context that tolerates
+// staleness, while it is fresh. The other reads serve writes and stay on
+// q's.
+type tags struct {
+	q     *db.Queries
+	reads *reads
+}
 
 var _ ports.TagRepository = tags{}
 
@@ -34,7 +40,20 @@ func (r tags) Create(ctx context.Context, t *domain.Tag) error {
 }
 
 func (r tags) List(ctx context.Context) ([]domain.Tag, error) {
-	rows, err := r.q.ListTags(ctx)
+	if r.reads == nil {
+		return r.list(ctx, r.q)
+	}
+	var list []domain.Tag
+	err := r.reads.run(ctx, func(t target) error {
+		var err error
+		list, err = r.list(ctx, t.q)
+		return err
+	})
+	return list, err
+}
+
+func (r tags) list(ctx context.Context, q *db.Queries) ([]domain.Tag, error) {
+	rows, err := q.ListTags(ctx)
 	if err != nil {
 		return nil, storeError("list tags", err)
 	}

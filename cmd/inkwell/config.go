@@ -80,6 +80,12 @@ type ScaleOut struct {
 	AWSEndpoint       string `env:"AWS_ENDPOINT"`
 	AWSPathStyle      bool   `env:"AWS_USE_PATH_STYLE_ENDPOINT"`
 	AWSURL            string `env:"AWS_URL"`
+
+	// DatabaseReadURL is a hot standby (or a pooler or balancer in front of
+	// several) for anonymous reads, skipped while it lags more than
+	// DatabaseReadMaxLag.
+	DatabaseReadURL    string        `env:"DATABASE_READ_URL"`
+	DatabaseReadMaxLag time.Duration `env:"DATABASE_READ_MAX_LAG" envDefault:"2s"`
 }
 
 // check names the first bad scale-out key.
@@ -89,6 +95,12 @@ func (o ScaleOut) check(databaseURL string) error {
 		return fmt.Errorf("DATABASE_DIRECT_URL: want postgres://… or postgresql://…")
 	case o.DatabaseDirectURL != "" && !strings.HasPrefix(databaseURL, "postgres"):
 		return fmt.Errorf("DATABASE_DIRECT_URL: set, but DATABASE_URL is not a PostgreSQL URL")
+	case o.DatabaseReadURL != "" && !strings.HasPrefix(o.DatabaseReadURL, "postgres://") && !strings.HasPrefix(o.DatabaseReadURL, "postgresql://"):
+		return fmt.Errorf("DATABASE_READ_URL: want postgres://… or postgresql://…")
+	case o.DatabaseReadURL != "" && !strings.HasPrefix(databaseURL, "postgres"):
+		return fmt.Errorf("DATABASE_READ_URL: set, but DATABASE_URL is not a PostgreSQL URL")
+	case o.DatabaseReadMaxLag <= 0:
+		return fmt.Errorf("DATABASE_READ_MAX_LAG: %s must be positive", o.DatabaseReadMaxLag)
 	case o.FilesystemDisk != "local" && o.FilesystemDisk != "s3":
 		return fmt.Errorf("FILESYSTEM_DISK: %q is neither local nor s3", o.FilesystemDisk)
 	case o.FilesystemDisk == "s3" && o.AWSBucket == "":
@@ -282,6 +294,8 @@ func (e environment) service() inkwell.Config {
 		Store: inkwell.StoreConfig{
 			URL:               e.DatabaseURL,
 			DirectURL:         e.DatabaseDirectURL,
+			ReadURL:           e.DatabaseReadURL,
+			ReadMaxLag:        e.DatabaseReadMaxLag,
 			SQLiteSynchronous: sqliteSynchronous[e.SQLiteSynchronous],
 		},
 		HTTP: httpapi.Config{

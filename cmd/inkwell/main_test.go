@@ -180,6 +180,10 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"SESSION_LIFETIME_MINUTES", "0"},
 		{"SESSION_LIFETIME_MINUTES", "two hours"},
 		{"DATABASE_DIRECT_URL", "mysql://x"},
+		{"DATABASE_READ_URL", "mysql://x"},
+		{"DATABASE_READ_URL", "postgres://standby/db"}, // with the embedded SQLite store
+		{"DATABASE_READ_MAX_LAG", "0s"},
+		{"DATABASE_READ_MAX_LAG", "2"},
 		{"FILESYSTEM_DISK", "ftp"},
 		{"AWS_USE_PATH_STYLE_ENDPOINT", "maybe"},
 		{"AWS_ENDPOINT", "s3.example.net"},

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
-	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/adapters/postgres/standbytest"
 	"github.com/inkwell/inkwell/adapters/s3files/s3test"
 	"github.com/inkwell/inkwell/internal/logtest"
 )
@@ -47,8 +47,12 @@ func TestCluster(t *testing.T) {
 		t.Setenv("REQUIRE_PGBOUNCER", "1")
 		t.Setenv("REQUIRE_S3", "1")
 	}
-	direct := pgtest.URL(t)
+	// A primary and a hot standby of the test's own, each behind a
+	// PgBouncer: the replicas' anonymous reads go to the standby.
+	pair := standbytest.Start(t)
+	direct := pair.PrimaryURL
 	pooled := pgbouncertest.URL(t, direct)
+	standby := pgbouncertest.URL(t, pair.StandbyURL)
 	bucket := s3test.Start(t).Bucket(t)
 	bin := build(t)
 
@@ -56,6 +60,7 @@ func TestCluster(t *testing.T) {
 	env := []string{
 		"DATABASE_URL=" + pooled,
 		"DATABASE_DIRECT_URL=" + direct,
+		"DATABASE_READ_URL=" + standby,
 		"FILESYSTEM_DISK=s3",
 		"AWS_ACCESS_KEY_ID=" + bucket.AccessKeyID,
 		"AWS_SECRET_ACCESS_KEY=" + bucket.SecretAccessKey,
@@ -216,6 +221,35 @@ func TestCluster(t *testing.T) {
 		r.want(t, http.StatusUnauthorized)
 	})
 
+	t.Run("anonymous reads go to the standby", func(t *testing.T) {
+		// Every replica reads its anonymous callers' posts on the standby,
+		// through its PgBouncer, once the standby has replayed what was
+		// written; a token's reads stay on the primary.
+		post := call(t, "POST", nodes[0].url+"/api/v1/posts", jsonBody(map[string]any{
+			"title": "Replicated", "body": "B", "status": "published",
+		}), "Authorization", writer)
+		post.want(t, http.StatusCreated)
+		path := fmt.Sprintf("/api/v1/posts/%d", int64(post.body["data"].(map[string]any)["id"].(float64)))
+		for _, n := range nodes {
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(string(call(t, "GET", n.url+"/metrics", nil).raw), "\nstore_standby_usable 1\n") ||
+				call(t, "GET", n.url+path, nil).status != http.StatusOK {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the standby was not usable, with the post written on the primary, within 10s", n.url)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			before := readsOf(t, n)
+			call(t, "GET", n.url+"/api/v1/posts", nil).want(t, http.StatusOK)
+			call(t, "GET", n.url+path, nil).want(t, http.StatusOK)
+			call(t, "GET", n.url+path, nil, "Authorization", writer).want(t, http.StatusOK)
+			after := readsOf(t, n)
+			if got := [2]int{after[0] - before[0], after[1] - before[1]}; got != [2]int{1, 2} {
+				t.Errorf("%s: reads on the primary and the standby: got %v, want [1 2]", n.url, got)
+			}
+		}
+	})
+
 	t.Run("a killed replica loses no acknowledged write", func(t *testing.T) {
 		// About 130 writes a second for up to four seconds, the kill after
 		// one.
@@ -265,8 +299,10 @@ func TestCluster(t *testing.T) {
 		if len(acked) < 50 {
 			t.Errorf("only %d writes acknowledged", len(acked))
 		}
+		// The writer reads the primary; an anonymous reader could be
+		// answered by the standby, up to DATABASE_READ_MAX_LAG behind.
 		for _, id := range acked {
-			call(t, "GET", fmt.Sprintf("%s/api/v1/posts/%d", nodes[0].url, int64(id)), nil).want(t, http.StatusOK)
+			call(t, "GET", fmt.Sprintf("%s/api/v1/posts/%d", nodes[0].url, int64(id)), nil, "Authorization", writer).want(t, http.StatusOK)
 		}
 		t.Logf("%d writes acknowledged and found, %d failed at the kill", len(acked), len(failed))
 	})
@@ -606,6 +642,32 @@ func startHAProxy(t *testing.T, bin, addr string, nodes []*replica) {
 			t.Fatalf("haproxy on %s not answering:\n%s", addr, logs.String())
 		}
 	}
+}
+
+// readsOf returns how many reads a replica's /metrics says it sent to the
+// primary and to the standby.
+func readsOf(t *testing.T, n *replica) [2]int {
+	t.Helper()
+	r := call(t, "GET", n.url+"/metrics", nil)
+	r.want(t, http.StatusOK)
+	var out [2]int
+	for i, target := range []string{"primary", "standby"} {
+		series := `store_reads_total{target="` + target + `"} `
+		found := false
+		for line := range strings.Lines(string(r.raw)) {
+			if v, ok := strings.CutPrefix(line, series); ok {
+				count, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil {
+					t.Fatalf("%s: %s%q", n.url, series, v)
+				}
+				out[i], found = count, true
+			}
+		}
+		if !found {
+			t.Fatalf("%s/metrics has no %s", n.url, series)
+		}
+	}
+	return out
 }
 
 // response is what the test sees of an answer.

@@ -36,6 +36,7 @@ var postTests = []storeTest{
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},
 	{"View", testPostView},
+	{"StaleReadsAllowed", testPostStaleReadsAllowed},
 }
 
 // listPosts returns the posts of the page that PostViews.ListViews returns.
@@ -1316,4 +1317,60 @@ func testPostView(t *testing.T, st ports.Store) {
 		return nil
 	})
 	must(t, "InTx", err)
+}
+
+// testPostStaleReadsAllowed checks the reads of a context marked by
+// ports.AllowStaleReads, inside a transaction and out: a store without a
+// standby answers them exactly, as it answers any read, and one with a
+// standby answers them from one database whole, here the primary since
+// nothing tells it of a standby. In a transaction they see its own writes.
+func testPostStaleReadsAllowed(t *testing.T, st ports.Store) {
+	l := seedLibrary(t, st)
+	stale := ports.AllowStaleReads(t.Context())
+	for _, w := range bothPlaces {
+		err := w.run(stale, st, func(r ports.Repos) error {
+			what := "PostViews.ListViews with stale reads allowed " + w.name
+			got, n, err := r.PostViews.ListViews(stale, ports.PostFilter{}, ports.Page{Limit: 3})
+			if checkErr(t, what, err, nil) {
+				if n != len(seenByAnyone) {
+					t.Errorf("%s: got total %d, want %d", what, n, len(seenByAnyone))
+				}
+				checkPostViews(t, what, got, l.views(8, 4, 6))
+			}
+			what = "PostViews.ListViewsAfter with stale reads allowed " + w.name
+			after, err := r.PostViews.ListViewsAfter(stale, ports.PostFilter{TagSlug: "sql"}, nil, 10)
+			if checkErr(t, what, err, nil) {
+				checkPostViews(t, what, after, l.views(4, 5, 0))
+			}
+			what = "PostViews.View with stale reads allowed " + w.name
+			view, err := r.PostViews.View(stale, l.posts[0].ID(), ports.ShowComments)
+			if checkErr(t, what, err, nil) {
+				checkView(t, what, view, l.posts[0], l.ann, l.tagsOf(0), []ports.CommentView{})
+			}
+			what = "Tags.List with stale reads allowed " + w.name
+			tags, err := r.Tags.List(stale)
+			if checkErr(t, what, err, nil) {
+				if got, want := len(tags), 2; got != want {
+					t.Errorf("%s: got %d tags, want %d", what, got, want)
+				}
+			}
+			return nil
+		})
+		must(t, w.name, err)
+	}
+	// A transaction's marked reads see what it wrote before them.
+	err := st.InTx(stale, func(r ports.Repos) error {
+		tag := createTag(t, r, "Fresh", base)
+		tags, err := r.Tags.List(stale)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(tags, func(x domain.Tag) bool { return x.ID == tag.ID }) {
+			t.Errorf("Tags.List with stale reads allowed in a transaction: got %v, want the tag it created", tags)
+		}
+		p := createPost(t, r, newPost(t, l.bob.ID, "Fresh post", domain.StatusPublished, at(-time.Hour)))
+		_, err = r.PostViews.View(stale, p.ID(), 0)
+		return err
+	})
+	checkErr(t, "reads with stale reads allowed of a transaction's own writes", err, nil)
 }
