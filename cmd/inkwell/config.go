@@ -37,6 +37,7 @@ type environment struct {
 	SQLiteSynchronous      string        `env:"SQLITE_SYNCHRONOUS" envDefault:"full"`
 	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
 	AppURL                 string        `env:"APP_URL"`
+	AppKey                 string        `env:"APP_KEY"`
 	TrustedProxies         []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
 	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
@@ -61,6 +62,10 @@ type environment struct {
 	EventsRetention      time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
+
+	// appKey is APP_KEY decoded, or in development the key loadConfig
+	// found or made in appKeyFile.
+	appKey []byte
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -137,7 +142,13 @@ func loadConfig() (environment, error) {
 		}
 		return environment{}, err
 	}
-	return e, e.check()
+	if err := e.check(); err != nil {
+		return environment{}, err
+	}
+	if e.appKey, err = e.loadAppKey(); err != nil {
+		return environment{}, err
+	}
+	return e, nil
 }
 
 // parseError says why the value of key could not be read as its type, and
@@ -188,6 +199,13 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	case e.AppKey == "" && e.AppEnv == "production":
+		return errors.New("APP_KEY: required in production; make one with inkwell key generate")
+	}
+	if e.AppKey != "" {
+		if _, err := parseAppKey(e.AppKey); err != nil {
+			return fmt.Errorf("APP_KEY: the value %v; make one with inkwell key generate", err)
+		}
 	}
 	if _, ok := sqliteSynchronous[e.SQLiteSynchronous]; !ok {
 		return fmt.Errorf("SQLITE_SYNCHRONOUS: %q is neither full nor normal", e.SQLiteSynchronous)
