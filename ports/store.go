@@ -38,6 +38,8 @@ type Repos struct {
 	Events      EventRepository
 	Webhooks    WebhookRepository
 	Deliveries  DeliveryRepository
+	// Mails is the outbox of mails.
+	Mails MailRepository
 }
 
 // UserRepository keeps area A accounts.

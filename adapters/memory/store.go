@@ -138,6 +138,7 @@ func (u unit) repos() ports.Repos {
 		Events:      events{u},
 		Webhooks:    webhooks{u},
 		Deliveries:  deliveries{u},
+		Mails:       mails{u},
 	}
 }
 
@@ -248,6 +249,9 @@ type state struct {
 	deliveries   map[int64]storedDelivery
 	// webhookCursor is the id of the last event turned into deliveries.
 	webhookCursor int64
+	// mails is the outbox of mails, by id.
+	mails    map[int64]domain.Mail
+	lastMail int64
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 	lastWebhook, lastDelivery                                                               int64
@@ -274,6 +278,7 @@ func newState() *state {
 		idempotency:  map[string]ports.IdempotencyRecord{},
 		webhooks:     map[int64]domain.Webhook{},
 		deliveries:   map[int64]storedDelivery{},
+		mails:        map[int64]domain.Mail{},
 	}
 }
 
@@ -298,5 +303,6 @@ func (s *state) clone() *state {
 	c.idempotency = maps.Clone(s.idempotency)
 	c.webhooks = maps.Clone(s.webhooks)
 	c.deliveries = maps.Clone(s.deliveries)
+	c.mails = maps.Clone(s.mails)
 	return &c
 }

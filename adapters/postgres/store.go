@@ -222,5 +222,6 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache) ports.Repo
 		Events:      events{q: q},
 		Webhooks:    webhooks{q: q},
 		Deliveries:  deliveries{q: q},
+		Mails:       mails{q: q},
 	}
 }

@@ -320,5 +320,6 @@ func (c conns) repos() ports.Repos {
 		Events:      events{c},
 		Webhooks:    webhooks{c},
 		Deliveries:  deliveries{c},
+		Mails:       mails{c},
 	}
 }

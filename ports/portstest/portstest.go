@@ -43,6 +43,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Idempotency", idempotencyTests},
 		{"Events", eventTests},
 		{"Webhooks", webhookTests},
+		{"Mails", mailTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}
