@@ -6,6 +6,7 @@ package inkwell
 
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
@@ -14,10 +15,16 @@ import (
 
 // Config is the whole service's configuration, one struct per component.
 type Config struct {
-	Store       StoreConfig
-	HTTP        httpapi.Config
-	Accounts    app.AccountsConfig
-	Sessions    app.SessionsConfig
+	Store    StoreConfig
+	HTTP     httpapi.Config
+	Accounts app.AccountsConfig
+	Sessions app.SessionsConfig
+	// Verification signs and checks e-mail verification links.
+	Verification app.VerificationConfig
+	// Mail renders the mails (its AppName) and, with MailOutbox, gives
+	// them their sender's domain.
+	Mail        mail.Config
+	MailOutbox  app.MailConfig
 	Limit       app.RequestLimitConfig
 	Idempotency app.IdempotencyConfig
 	Events      app.EventsConfig

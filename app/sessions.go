@@ -125,7 +125,7 @@ func (s *Sessions) Actor(ctx context.Context, sess domain.Session) (domain.Actor
 	if err != nil {
 		return domain.Actor{}, fmt.Errorf("session user: %w", err)
 	}
-	return domain.Actor{User: u}, nil
+	return domain.Actor{User: u, VerifiedEmailRequired: s.accounts.cfg.RequireVerifiedEmail}, nil
 }
 
 // newSession makes a session for userID (0: nobody yet) and the cookie

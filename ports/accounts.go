@@ -13,6 +13,9 @@ type RegisterInput struct {
 	Name     string
 	Email    string
 	Password string
+	// LinkBase is the public base URL that the verification link mailed
+	// to the new account starts with.
+	LinkBase string
 }
 
 // LoginInput is a validated login. IP keys the failed-attempt limit together
@@ -79,6 +82,9 @@ type ProfileInput struct {
 	Email           Optional[string]
 	Password        Optional[string]
 	CurrentPassword string
+	// LinkBase is the public base URL that the verification link mailed
+	// to a changed address starts with.
+	LinkBase string
 }
 
 // Profile is the driving port of a user's own account.

@@ -28,6 +28,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 		Name:     v.String("name", validate.Required, validate.Check(domain.CheckUserName)),
 		Email:    v.String("email", validate.Required, validate.Check(domain.CheckEmail)),
 		Password: v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed),
+		LinkBase: s.baseURL(c),
 	}
 	if err := v.Err(); err != nil {
 		return err

@@ -65,6 +65,11 @@ type options struct {
 	// settings.
 	webhooksPrivate bool
 	webhooks        app.WebhooksConfig
+	// frontendURL is FRONTEND_URL; requireVerified REQUIRE_VERIFIED_EMAIL;
+	// production marks the remember cookie Secure.
+	frontendURL     string
+	requireVerified bool
+	production      bool
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -97,6 +102,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		WebhooksAllowPrivate: o.webhooksPrivate,
 		Webhooks:             o.webhooks,
 		AppURL:               o.appURL,
+		RequireVerifiedEmail: o.requireVerified,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {
@@ -106,6 +112,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
+		FrontendURL: o.frontendURL, AppKey: stacktest.AppKey, SecureCookies: o.production,
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks}

@@ -20,6 +20,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/localfs"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/s3files"
 	"github.com/inkwell/inkwell/adapters/sqlite"
@@ -62,6 +63,13 @@ type environment struct {
 	EventsRetention      time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
+
+	// Accounts: verification links, the front end they lead to, and
+	// remember-me cookies.
+	VerificationExpire   int    `env:"VERIFICATION_EXPIRE" envDefault:"60"`
+	RequireVerifiedEmail bool   `env:"REQUIRE_VERIFIED_EMAIL"`
+	FrontendURL          string `env:"FRONTEND_URL"`
+	RememberLifetime     int    `env:"REMEMBER_LIFETIME" envDefault:"576000"`
 
 	// appKey is APP_KEY decoded, or in development the key loadConfig
 	// found or made in appKeyFile.
@@ -199,6 +207,10 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	case e.VerificationExpire <= 0:
+		return fmt.Errorf("VERIFICATION_EXPIRE: %d must be a positive number of minutes", e.VerificationExpire)
+	case e.RememberLifetime <= 0:
+		return fmt.Errorf("REMEMBER_LIFETIME: %d must be a positive number of minutes", e.RememberLifetime)
 	case e.AppKey == "" && e.AppEnv == "production":
 		return errors.New("APP_KEY: required in production; make one with inkwell key generate")
 	}
@@ -226,10 +238,13 @@ func (e environment) check() error {
 			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
 		}
 	}
-	if e.AppURL != "" {
-		u, err := url.Parse(e.AppURL)
+	for key, v := range map[string]string{"APP_URL": e.AppURL, "FRONTEND_URL": e.FrontendURL} {
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("APP_URL: %q is not an absolute http(s) URL", e.AppURL)
+			return fmt.Errorf("%s: %q is not an absolute http(s) URL", key, v)
 		}
 	}
 	if e.DatabaseURL != "" && !strings.HasPrefix(e.DatabaseURL, "postgres://") &&
@@ -307,11 +322,22 @@ func (e environment) service() inkwell.Config {
 			StatefulDomains:  e.StatefulDomains,
 			BenchEndpoints:   e.BenchEndpoints,
 			EventsHeartbeat:  e.EventsHeartbeat,
+			FrontendURL:      e.FrontendURL,
+			AppKey:           e.appKey,
+			RememberLifetime: time.Duration(e.RememberLifetime) * time.Minute,
+			SecureCookies:    e.AppEnv == "production",
 		},
 		Accounts: app.AccountsConfig{
-			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
-			LoginMaxAttempts: e.LoginMaxAttempts,
+			TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
+			LoginMaxAttempts:     e.LoginMaxAttempts,
+			RequireVerifiedEmail: e.RequireVerifiedEmail,
 		},
+		Verification: app.VerificationConfig{
+			Key:    e.appKey,
+			Expire: time.Duration(e.VerificationExpire) * time.Minute,
+		},
+		Mail:       mail.Config{AppName: "Inkwell"},
+		MailOutbox: app.MailConfig{From: "inkwell@localhost"},
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},

@@ -183,6 +183,12 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"FILESYSTEM_DISK", "ftp"},
 		{"AWS_USE_PATH_STYLE_ENDPOINT", "maybe"},
 		{"AWS_ENDPOINT", "s3.example.net"},
+		{"APP_KEY", "base64:c2hvcnQ="},
+		{"VERIFICATION_EXPIRE", "0"},
+		{"VERIFICATION_EXPIRE", "1h"},
+		{"REMEMBER_LIFETIME", "-5"},
+		{"REQUIRE_VERIFIED_EMAIL", "sometimes"},
+		{"FRONTEND_URL", "app.example.net"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.key, tc.value)

@@ -11,6 +11,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/localfs"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/adapters/webhooks"
@@ -54,7 +55,14 @@ type Options struct {
 	Webhooks app.WebhooksConfig
 	// AppURL is the base of the links in webhook deliveries (APP_URL).
 	AppURL string
+	// RequireVerifiedEmail lets only verified accounts write
+	// (REQUIRE_VERIFIED_EMAIL).
+	RequireVerifiedEmail bool
 }
+
+// AppKey is the APP_KEY of every stack, which signs its verification links
+// and remember cookies.
+var AppKey = []byte("stacktest-app-key-of-32-bytes!!!")
 
 // Stack is the service's use cases over one store, as the service builds
 // them, with a clock the test moves and the folder that keeps the uploaded
@@ -86,14 +94,21 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	}
 	clk := clock.NewFixed(Start)
 	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
+	composer, err := mail.NewComposer(mail.Config{AppName: "Inkwell"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	outbox := app.NewOutbox(composer, random.NewSecrets(), clk, app.MailConfig{From: "inkwell@example.com"})
 	uc := inkwell.NewUseCases(store,
 		o.Hasher,
 		random.NewSecrets(),
 		o.Files,
 		clk,
 		sender,
-		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
+		outbox,
+		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
 		app.SessionsConfig{Lifetime: o.SessionLifetime},
+		app.VerificationConfig{Key: AppKey, Expire: time.Hour},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 		app.EventsConfig{Retention: 168 * time.Hour, Poll: time.Minute},
