@@ -56,6 +56,9 @@ type TokenInput struct {
 
 // Tokens is the driving port of personal token management, for users through
 // the API and for operators through the command line.
+// Every method that writes for an actor (creates, changes or deletes)
+// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
+// refuses the actor.
 type Tokens interface {
 	// List returns the actor's tokens, oldest first.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Token, error)

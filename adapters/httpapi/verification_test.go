@@ -282,3 +282,79 @@ func TestVerificationLinkOfAGoneAccount(t *testing.T) {
 		h.do("GET", link, nil).expect(t, http.StatusForbidden, badSignature)
 	})
 }
+
+var notVerified = map[string]any{"success": false, "message": "Your email address is not verified."}
+
+// TestRequireVerifiedEmail turns REQUIRE_VERIFIED_EMAIL on: an account
+// writes nothing, by token or by session, until its address is verified,
+// and again nothing once it changes its address; reading, its profile and
+// asking for a link stay open.
+func TestRequireVerifiedEmail(t *testing.T) {
+	for _, s := range stores {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, s.Open(t), options{requireVerified: true})
+			ann := h.register("Ann", "ann@example.com", "password1")
+			_, link := linkIn(t, h.onlyMail("ann@example.com"))
+			writes := func(post, comment, webhook, token string) []struct {
+				method, path string
+				body         any
+			} {
+				return []struct {
+					method, path string
+					body         any
+				}{
+					{"POST", "/api/v1/posts", map[string]any{"title": "T", "body": "B", "status": "draft"}},
+					{"POST", "/api/v2/posts", map[string]any{"title": "T", "body": "B", "status": "draft"}},
+					{"POST", "/api/v1/tags", map[string]any{"name": "go"}},
+					{"POST", "/api/v1/tokens", map[string]any{"name": "ci"}},
+					{"POST", "/api/v1/webhooks", map[string]any{"url": "https://hooks.example.com/", "events": []any{"post.created"}}},
+					{"PUT", "/api/v1/posts/" + post, map[string]any{"title": "T2"}},
+					{"PATCH", "/api/v2/posts/" + post, map[string]any{"title": "T3"}},
+					{"POST", "/api/v1/posts/" + post + "/comments", map[string]any{"body": "C"}},
+					{"PUT", "/api/v1/comments/" + comment, map[string]any{"body": "C2"}},
+					{"DELETE", "/api/v1/comments/" + comment, nil},
+					{"PUT", "/api/v1/webhooks/" + webhook, map[string]any{"url": "https://hooks.example.com/2", "events": []any{"post.created"}}},
+					{"DELETE", "/api/v1/webhooks/" + webhook, nil},
+					{"DELETE", "/api/v1/tokens/" + token, nil},
+					{"DELETE", "/api/v1/posts/" + post, nil},
+					{"DELETE", "/api/v2/posts/" + post, nil},
+				}
+			}
+			for _, w := range writes("1", "1", "1", "1") {
+				h.do(w.method, w.path, w.body, as(ann)...).expect(t, http.StatusConflict, notVerified)
+			}
+			h.do("GET", "/api/v1/posts", nil, as(ann)...).expect(t, http.StatusOK, nil)
+			h.do("PUT", "/api/v1/user", map[string]any{"name": "Ann B"}, as(ann)...).expect(t, http.StatusOK, nil)
+
+			// A browser session is held to the same rule.
+			b := h.browser(spaOrigin)
+			b.signIn("ann@example.com")
+			b.do("POST", "/api/v1/tags", map[string]any{"name": "go"}).expect(t, http.StatusConflict, notVerified)
+
+			// Verified, it writes.
+			h.do("GET", link, nil).expect(t, http.StatusOK, emailVerified)
+			post := h.v1NewPost(ann, "First", "draft")
+			comment := jsonNumber(h.commentOn(ann, post, "Hi")["id"])
+			hook := h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://hooks.example.com/", "events": []any{"post.created"}}, as(ann)...)
+			hook.expect(t, http.StatusCreated, nil)
+			tok := h.do("POST", "/api/v1/tokens", map[string]any{"name": "ci"}, as(ann)...)
+			tok.expect(t, http.StatusCreated, nil)
+			b.do("POST", "/api/v1/tags", map[string]any{"name": "go"}).expect(t, http.StatusCreated, nil)
+
+			// A new address must be verified again before the next write.
+			h.do("PUT", "/api/v1/user", map[string]any{"email": "ann@new.example", "current_password": "password1"}, as(ann)...).expect(t, http.StatusOK, nil)
+			h.mails()
+			hookID := jsonNumber(hook.body["data"].(map[string]any)["id"])
+			tokID := jsonNumber(tok.body["data"].(map[string]any)["id"])
+			for _, w := range writes(post, comment, hookID, tokID) {
+				r := h.do(w.method, w.path, w.body, as(ann)...)
+				if r.status != http.StatusConflict || !equalJSON(r.body, notVerified) {
+					t.Errorf("%s %s after the address changed: got %d %s, want 409", w.method, w.path, r.status, r.raw)
+				}
+			}
+			h.do("GET", "/api/v1/posts/"+post, nil, as(ann)...).expect(t, http.StatusOK, nil)
+			h.do("POST", "/api/v1/email/verification-notification", nil, as(ann)...).expect(t, http.StatusAccepted, nil)
+		})
+	}
+}
