@@ -50,6 +50,10 @@ type Config struct {
 	// EventsHeartbeat is how often an idle event stream sends a comment
 	// line (EVENTS_HEARTBEAT); 15 seconds when zero.
 	EventsHeartbeat time.Duration
+	// FrontendURL is the base of the links mailed to people, such as the
+	// password reset's (FRONTEND_URL); AppURL or the request's base when
+	// empty.
+	FrontendURL string
 }
 
 // Services are the driving ports the routes call, and what the probes and
@@ -83,6 +87,7 @@ type Server struct {
 	public   ports.PublicFiles
 	events   ports.Events
 	webhooks ports.Webhooks
+	resets   ports.PasswordResets
 	auth     *authenticator
 	proxies  proxies
 	app      *fiber.App
@@ -106,6 +111,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies: cfg.TrustedProxies,
 		events:  svc.Events, webhooks: svc.Webhooks,
+		resets: svc.PasswordResets,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
@@ -179,6 +185,8 @@ func (s *Server) routes() {
 	v1 := s.app.Group("/api/v1")
 	v1.Post("/register", s.register)
 	v1.Post("/login", s.login)
+	v1.Post("/forgot-password", s.forgotPassword)
+	v1.Post("/reset-password", s.resetPassword)
 
 	auth := requireAuth(s.auth)
 	v1.Post("/logout", auth, s.logout)
