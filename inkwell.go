@@ -21,17 +21,17 @@ type Config struct {
 	Sessions app.SessionsConfig
 	// Verification signs and checks e-mail verification links.
 	Verification app.VerificationConfig
-	// Mail renders the mails (its AppName) and, with MailOutbox, gives
-	// them their sender's domain.
-	Mail        mail.Config
-	MailOutbox  app.MailConfig
-	Limit       app.RequestLimitConfig
-	Idempotency app.IdempotencyConfig
-	Events      app.EventsConfig
-	Webhooks    webhooks.Config
-	Delivery    app.WebhooksConfig
-	Passwords   passwords.Config
-	Files       FilesConfig
+	Limit        app.RequestLimitConfig
+	Idempotency  app.IdempotencyConfig
+	Events       app.EventsConfig
+	Webhooks     webhooks.Config
+	Delivery     app.WebhooksConfig
+	Passwords    passwords.Config
+	Files        FilesConfig
+	// Mail is how mail leaves; MailQueue how the outbox sends it.
+	Mail          mail.Config
+	MailQueue     app.MailConfig
+	PasswordReset app.PasswordResetConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command
@@ -43,4 +43,6 @@ type Service struct {
 	Events ports.Events
 	// Webhooks delivers webhooks; every replica runs it.
 	Webhooks *app.WebhookWorker
+	// Mail sends the outbox's mails; every replica runs it.
+	Mail *app.MailWorker
 }

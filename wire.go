@@ -22,7 +22,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Mail", "MailOutbox", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
@@ -31,7 +31,9 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		newWebhookSender, wire.Bind(new(ports.WebhookSender), new(*webhooks.Sender)),
 		app.NewWebhookWorker,
 		mail.NewComposer, wire.Bind(new(ports.MailComposer), new(*mail.Composer)),
+		mail.New,
 		app.NewOutbox,
+		app.NewMailWorker,
 		NewUseCases,
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events"),
 		NewServices,

@@ -46,7 +46,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		cleanup()
 		return nil, nil, err
 	}
-	appMailConfig := cfg.MailOutbox
+	appMailConfig := cfg.MailQueue
 	outbox := app.NewOutbox(composer, secrets, utc, appMailConfig)
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
@@ -54,19 +54,23 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	requestLimitConfig := cfg.Limit
 	idempotencyConfig := cfg.Idempotency
 	eventsConfig := cfg.Events
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig)
+	passwordResetConfig := cfg.PasswordReset
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
+	mailer := mail.New(mailConfig, log)
+	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
 	service := &Service{
 		Server:   server,
 		Store:    store,
 		Tokens:   tokens,
 		Events:   events,
 		Webhooks: webhookWorker,
+		Mail:     mailWorker,
 	}
 	return service, func() {
 		cleanup()

@@ -70,9 +70,9 @@ func NewOutbox(composer ports.MailComposer, secrets ports.SecretGenerator, clock
 // is about, so that the mail leaves if and only if that commits; then call
 // Wake, or the mail waits for the next poll of a worker.
 func (o *Outbox) Enqueue(ctx context.Context, r ports.Repos, to, template string, data map[string]string, lifetime time.Duration) (domain.Mail, error) {
-	content, err := o.composer.Compose(template, data)
+	content, err := o.Render(template, data)
 	if err != nil {
-		return domain.Mail{}, fmt.Errorf("compose %s mail: %w", template, err)
+		return domain.Mail{}, err
 	}
 	now := o.clock.Now()
 	id := "<" + hex.EncodeToString(o.secrets.Key(messageIDBytes)) + "@" + o.domain + ">"
@@ -81,6 +81,15 @@ func (o *Outbox) Enqueue(ctx context.Context, r ports.Repos, to, template string
 		return domain.Mail{}, fmt.Errorf("enqueue %s mail: %w", template, err)
 	}
 	return m, nil
+}
+
+// Render renders template with data, as Enqueue does, and keeps nothing.
+func (o *Outbox) Render(template string, data map[string]string) (ports.MailContent, error) {
+	content, err := o.composer.Compose(template, data)
+	if err != nil {
+		return ports.MailContent{}, fmt.Errorf("compose %s mail: %w", template, err)
+	}
+	return content, nil
 }
 
 // Wake tells this replica's worker that mail may be due: call it once the

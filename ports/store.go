@@ -40,6 +40,8 @@ type Repos struct {
 	Deliveries  DeliveryRepository
 	// Mails is the outbox of mails.
 	Mails MailRepository
+	// PasswordResets keeps each account's live password reset.
+	PasswordResets PasswordResetRepository
 }
 
 // UserRepository keeps area A accounts.

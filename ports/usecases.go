@@ -24,4 +24,6 @@ type UseCases struct {
 	Idempotency Idempotency
 	Events      Events
 	Webhooks    Webhooks
+	// PasswordResets is the forgotten-password flow.
+	PasswordResets PasswordResets
 }

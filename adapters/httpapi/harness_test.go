@@ -19,6 +19,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
@@ -65,8 +66,10 @@ type options struct {
 	// settings.
 	webhooksPrivate bool
 	webhooks        app.WebhooksConfig
+	// mailer sends the outbox's mails (an inbox by default, harness.inbox);
 	// frontendURL is FRONTEND_URL; requireVerified REQUIRE_VERIFIED_EMAIL;
 	// production marks the remember cookie Secure.
+	mailer          ports.Mailer
 	frontendURL     string
 	requireVerified bool
 	production      bool
@@ -89,6 +92,10 @@ type harness struct {
 	remote string
 	// worker delivers webhooks when a test runs it.
 	worker *app.WebhookWorker
+	// mail sends the outbox's mails when a test runs it, to inbox unless
+	// options.mailer was set.
+	mail  *app.MailWorker
+	inbox *mail.Inbox
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
@@ -103,6 +110,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		Webhooks:             o.webhooks,
 		AppURL:               o.appURL,
 		RequireVerifiedEmail: o.requireVerified,
+		Mailer:               o.mailer,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {
@@ -115,7 +123,8 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		FrontendURL: o.frontendURL, AppKey: stacktest.AppKey, SecureCookies: o.production,
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
-	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks}
+	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks,
+		mail: stack.Mail, inbox: stack.Inbox}
 }
 
 // listen serves the app on a loopback port until the test ends and returns

@@ -50,8 +50,10 @@ type Config struct {
 	// EventsHeartbeat is how often an idle event stream sends a comment
 	// line (EVENTS_HEARTBEAT); 15 seconds when zero.
 	EventsHeartbeat time.Duration
-	// FrontendURL, when set, is where a verified link redirects
-	// ({FRONTEND_URL}/email-verified?verified=1) instead of answering JSON.
+	// FrontendURL is the base of the links mailed to people, such as the
+	// password reset's (FRONTEND_URL); AppURL or the request's base when
+	// empty. When set, a verified link also redirects to
+	// {FRONTEND_URL}/email-verified?verified=1 instead of answering JSON.
 	FrontendURL string
 	// AppKey signs remember-me cookies (APP_KEY).
 	AppKey []byte
@@ -89,6 +91,7 @@ type Server struct {
 	pinger       ports.Pinger
 	profile      ports.Profile
 	verification ports.Verification
+	resets       ports.PasswordResets
 	sessions     ports.Sessions
 	files        ports.FileStore
 	public       ports.PublicFiles
@@ -118,6 +121,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
+		resets: svc.PasswordResets,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
@@ -191,6 +195,8 @@ func (s *Server) routes() {
 	v1 := s.app.Group("/api/v1")
 	v1.Post("/register", s.register)
 	v1.Post("/login", s.login)
+	v1.Post("/forgot-password", s.forgotPassword)
+	v1.Post("/reset-password", s.resetPassword)
 
 	auth := requireAuth(s.auth)
 	v1.Post("/logout", auth, s.logout)

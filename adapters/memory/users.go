@@ -156,6 +156,7 @@ func (r users) Delete(ctx context.Context, id int64) error {
 				s.deleteWebhook(wid)
 			}
 		}
+		delete(s.passwordResets, id)
 		return nil
 	})
 }

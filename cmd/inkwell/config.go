@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -57,6 +59,7 @@ type environment struct {
 	PprofAddr              string        `env:"PPROF_ADDR"`
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 	ScaleOut
+	Mail
 
 	// Events: the outbox's retention, the streams' heartbeat, and whether
 	// webhooks may call non-public addresses.
@@ -66,10 +69,9 @@ type environment struct {
 
 	// Accounts: verification links, the front end they lead to, and
 	// remember-me cookies.
-	VerificationExpire   int    `env:"VERIFICATION_EXPIRE" envDefault:"60"`
-	RequireVerifiedEmail bool   `env:"REQUIRE_VERIFIED_EMAIL"`
-	FrontendURL          string `env:"FRONTEND_URL"`
-	RememberLifetime     int    `env:"REMEMBER_LIFETIME" envDefault:"576000"`
+	VerificationExpire   int  `env:"VERIFICATION_EXPIRE" envDefault:"60"`
+	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
+	RememberLifetime     int  `env:"REMEMBER_LIFETIME" envDefault:"576000"`
 
 	// appKey is APP_KEY decoded, or in development the key loadConfig
 	// found or made in appKeyFile.
@@ -238,7 +240,7 @@ func (e environment) check() error {
 			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
 		}
 	}
-	for key, v := range map[string]string{"APP_URL": e.AppURL, "FRONTEND_URL": e.FrontendURL} {
+	for key, v := range map[string]string{"APP_URL": e.AppURL} {
 		if v == "" {
 			continue
 		}
@@ -250,6 +252,9 @@ func (e environment) check() error {
 	if e.DatabaseURL != "" && !strings.HasPrefix(e.DatabaseURL, "postgres://") &&
 		!strings.HasPrefix(e.DatabaseURL, "postgresql://") && !strings.HasPrefix(e.DatabaseURL, "sqlite://") {
 		return fmt.Errorf("DATABASE_URL: want postgres://…, postgresql://… or sqlite://…")
+	}
+	if err := e.Mail.check(); err != nil {
+		return err
 	}
 	return e.ScaleOut.check(e.DatabaseURL)
 }
@@ -336,8 +341,6 @@ func (e environment) service() inkwell.Config {
 			Key:    e.appKey,
 			Expire: time.Duration(e.VerificationExpire) * time.Minute,
 		},
-		Mail:       mail.Config{AppName: "Inkwell"},
-		MailOutbox: app.MailConfig{From: "inkwell@localhost"},
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
 		},
@@ -350,5 +353,73 @@ func (e environment) service() inkwell.Config {
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
+		Mail:        e.mail(),
+		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter},
+		PasswordReset: app.PasswordResetConfig{
+			Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
+			Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
+		},
+	}
+}
+
+// Mail is how mail leaves (Laravel's MAIL_* keys) and the password reset's
+// lifetimes.
+type Mail struct {
+	AppName               string        `env:"APP_NAME" envDefault:"Inkwell"`
+	FrontendURL           string        `env:"FRONTEND_URL"`
+	MailMailer            string        `env:"MAIL_MAILER" envDefault:"log"`
+	MailHost              string        `env:"MAIL_HOST" envDefault:"127.0.0.1"`
+	MailPort              int           `env:"MAIL_PORT" envDefault:"587"`
+	MailScheme            string        `env:"MAIL_SCHEME" envDefault:"smtp"`
+	MailUsername          string        `env:"MAIL_USERNAME"`
+	MailPassword          string        `env:"MAIL_PASSWORD"`
+	MailFromAddress       string        `env:"MAIL_FROM_ADDRESS" envDefault:"hello@example.com"`
+	MailFromName          string        `env:"MAIL_FROM_NAME"`
+	MailEHLODomain        string        `env:"MAIL_EHLO_DOMAIN"`
+	MailRetryAfter        time.Duration `env:"MAIL_RETRY_AFTER" envDefault:"5s"`
+	PasswordResetExpire   int           `env:"PASSWORD_RESET_EXPIRE" envDefault:"60"`
+	PasswordResetThrottle int           `env:"PASSWORD_RESET_THROTTLE" envDefault:"60"`
+}
+
+// check names the first bad mail key.
+func (m Mail) check() error {
+	switch {
+	case m.MailMailer != mail.MailerLog && m.MailMailer != mail.MailerSMTP:
+		return fmt.Errorf("MAIL_MAILER: %q is neither log nor smtp", m.MailMailer)
+	case m.MailScheme != mail.SchemeSMTP && m.MailScheme != mail.SchemeSMTPS:
+		return fmt.Errorf("MAIL_SCHEME: %q is neither smtp nor smtps", m.MailScheme)
+	case m.MailMailer == mail.MailerSMTP && m.MailHost == "":
+		return fmt.Errorf("MAIL_HOST: required with MAIL_MAILER=smtp")
+	case m.MailPort < 1 || m.MailPort > 65535:
+		return fmt.Errorf("MAIL_PORT: %d is not a port number (1-65535)", m.MailPort)
+	case m.MailRetryAfter <= 0:
+		return fmt.Errorf("MAIL_RETRY_AFTER: %s must be positive", m.MailRetryAfter)
+	case m.PasswordResetExpire <= 0:
+		return fmt.Errorf("PASSWORD_RESET_EXPIRE: %d must be positive (minutes)", m.PasswordResetExpire)
+	case m.PasswordResetThrottle < 0:
+		return fmt.Errorf("PASSWORD_RESET_THROTTLE: %d is negative (0 turns the limit off)", m.PasswordResetThrottle)
+	case strings.ContainsAny(m.MailFromName, "\r\n\"<>"):
+		return fmt.Errorf("MAIL_FROM_NAME: %q holds a line break, a quote or an angle bracket", m.MailFromName)
+	}
+	if a, err := netmail.ParseAddress(m.MailFromAddress); err != nil || a.Name != "" || a.Address != m.MailFromAddress {
+		return fmt.Errorf("MAIL_FROM_ADDRESS: %q is not a bare e-mail address such as hello@example.com", m.MailFromAddress)
+	}
+	if m.FrontendURL != "" {
+		u, err := url.Parse(m.FrontendURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("FRONTEND_URL: %q is not an absolute http(s) URL", m.FrontendURL)
+		}
+	}
+	return nil
+}
+
+// mail is the mail adapters' configuration; MAIL_FROM_NAME falls back to
+// APP_NAME, as Laravel's does.
+func (m Mail) mail() mail.Config {
+	return mail.Config{
+		Mailer: m.MailMailer, Host: m.MailHost, Port: m.MailPort, Scheme: m.MailScheme,
+		Username: m.MailUsername, Password: m.MailPassword,
+		FromAddress: m.MailFromAddress, FromName: cmp.Or(m.MailFromName, m.AppName),
+		EHLODomain: m.MailEHLODomain, AppName: m.AppName,
 	}
 }

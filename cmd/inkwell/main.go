@@ -91,6 +91,9 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	}
 	defer cleanup()
 	setGCPercent()
+	if cfg.AppEnv == "production" && cfg.MailMailer == "log" {
+		log.Warn("MAIL_MAILER=log in production: mails go to the log, not to their receivers; set MAIL_MAILER=smtp")
+	}
 
 	if cfg.PprofAddr != "" {
 		stopProfiling, err := serveProfiles(cfg.PprofAddr, log)
@@ -162,13 +165,14 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 }
 
 // background runs what every replica does besides serving requests:
-// pruning the outbox and delivering webhooks. The function it returns
+// pruning the outbox, delivering webhooks and sending mail. The function it returns
 // stops them and waits until they have.
 func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { pruneEvents(ctx, svc.Events, log) })
 	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
+	wg.Go(func() { svc.Mail.Run(ctx, func(err error) { log.Error("mail", "err", err) }) })
 	return func() {
 		cancel()
 		wg.Wait()

@@ -58,6 +58,15 @@ type Options struct {
 	// RequireVerifiedEmail lets only verified accounts write
 	// (REQUIRE_VERIFIED_EMAIL).
 	RequireVerifiedEmail bool
+	// Mailer sends the outbox's mails; by default an inbox, which
+	// Stack.Inbox names.
+	Mailer ports.Mailer
+	// Mail are the outbox's settings; From is noreply@inkwell.test when
+	// empty.
+	Mail app.MailConfig
+	// PasswordReset are the reset settings: an hour's links and a minute's
+	// throttle when zero.
+	PasswordReset app.PasswordResetConfig
 }
 
 // AppKey is the APP_KEY of every stack, which signs its verification links
@@ -73,6 +82,12 @@ type Stack struct {
 	Storage  string
 	// Webhooks is the webhook worker, which tests run a step at a time.
 	Webhooks *app.WebhookWorker
+	// Mail is the mail worker, which tests run a step at a time or start;
+	// Outbox wakes it.
+	Mail   *app.MailWorker
+	Outbox *app.Outbox
+	// Inbox holds what the mail worker sent, when Options.Mailer is unset.
+	Inbox *mail.Inbox
 }
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases and
@@ -92,16 +107,25 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		storage = tb.TempDir()
 		o.Files = localfs.New(localfs.Config{Dir: storage})
 	}
-	clk := clock.NewFixed(Start)
-	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
+	var inbox *mail.Inbox
+	if o.Mailer == nil {
+		inbox = mail.NewInbox()
+		o.Mailer = inbox
+	}
+	o.Mail.From = cmp.Or(o.Mail.From, "noreply@inkwell.test")
+	o.PasswordReset.Lifetime = cmp.Or(o.PasswordReset.Lifetime, time.Hour)
+	o.PasswordReset.Throttle = cmp.Or(o.PasswordReset.Throttle, time.Minute)
 	composer, err := mail.NewComposer(mail.Config{AppName: "Inkwell"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	outbox := app.NewOutbox(composer, random.NewSecrets(), clk, app.MailConfig{From: "inkwell@example.com"})
+	clk := clock.NewFixed(Start)
+	secrets := random.NewSecrets()
+	outbox := app.NewOutbox(composer, secrets, clk, o.Mail)
+	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
 	uc := inkwell.NewUseCases(store,
 		o.Hasher,
-		random.NewSecrets(),
+		secrets,
 		o.Files,
 		clk,
 		sender,
@@ -112,7 +136,11 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 		app.EventsConfig{Retention: 168 * time.Hour, Poll: time.Minute},
+		o.PasswordReset,
 	)
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
-	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker}
+	return Stack{
+		Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker,
+		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
+	}
 }

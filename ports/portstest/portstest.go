@@ -44,6 +44,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Events", eventTests},
 		{"Webhooks", webhookTests},
 		{"Mails", mailTests},
+		{"PasswordResets", passwordResetTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -68,6 +68,13 @@ type MailOutbox struct {
 	UpdatedAt     pgtype.Timestamptz
 }
 
+type PasswordReset struct {
+	UserID    int64
+	TokenHash string
+	CreatedAt pgtype.Timestamptz
+	ExpiresAt pgtype.Timestamptz
+}
+
 type Person struct {
 	ID        int64
 	Name      string

@@ -63,6 +63,13 @@ type MailOutbox struct {
 	UpdatedAt     int64
 }
 
+type PasswordReset struct {
+	UserID    int64
+	TokenHash string
+	CreatedAt int64
+	ExpiresAt int64
+}
+
 type Person struct {
 	ID        int64
 	Name      string
