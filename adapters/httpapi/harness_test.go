@@ -120,7 +120,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
-		FrontendURL: o.frontendURL, AppKey: stacktest.AppKey, SecureCookies: o.production,
+		FrontendURL: o.frontendURL, SecureCookies: o.production,
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks,

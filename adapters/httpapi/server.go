@@ -55,8 +55,6 @@ type Config struct {
 	// empty. When set, a verified link also redirects to
 	// {FRONTEND_URL}/email-verified?verified=1 instead of answering JSON.
 	FrontendURL string
-	// AppKey signs remember-me cookies (APP_KEY).
-	AppKey []byte
 	// RememberLifetime is how long a remember-me cookie lives
 	// (REMEMBER_LIFETIME); 400 days when zero.
 	RememberLifetime time.Duration
@@ -118,7 +116,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		metrics: newMetrics(svc.Pools, svc.Queries),
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		verification: svc.Verification,
-		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
+		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains, newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
 		resets: svc.PasswordResets,

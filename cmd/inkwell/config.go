@@ -328,7 +328,6 @@ func (e environment) service() inkwell.Config {
 			BenchEndpoints:   e.BenchEndpoints,
 			EventsHeartbeat:  e.EventsHeartbeat,
 			FrontendURL:      e.FrontendURL,
-			AppKey:           e.appKey,
 			RememberLifetime: time.Duration(e.RememberLifetime) * time.Minute,
 			SecureCookies:    e.AppEnv == "production",
 		},
@@ -343,6 +342,7 @@ func (e environment) service() inkwell.Config {
 		},
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
+			Key:      e.appKey,
 		},
 		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
 		// A request runs no longer than its timeout, so a claim older than

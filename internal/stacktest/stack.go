@@ -131,7 +131,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		sender,
 		outbox,
 		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
-		app.SessionsConfig{Lifetime: o.SessionLifetime},
+		app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
 		app.VerificationConfig{Key: AppKey, Expire: time.Hour},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
