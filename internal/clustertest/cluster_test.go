@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/mail/mailpittest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/adapters/s3files/s3test"
@@ -50,6 +52,10 @@ func TestCluster(t *testing.T) {
 	direct := pgtest.URL(t)
 	pooled := pgbouncertest.URL(t, direct)
 	bucket := s3test.Start(t).Bucket(t)
+	if os.Getenv("REQUIRE_CLUSTER") == "1" {
+		t.Setenv("REQUIRE_MAIL", "1")
+	}
+	mailpit := mailpittest.Start(t)
 	bin := build(t)
 
 	balancer := freeAddr(t)
@@ -67,6 +73,10 @@ func TestCluster(t *testing.T) {
 		"BCRYPT_COST=4",
 		"LOGIN_MAX_ATTEMPTS=3",
 		"LOG_LEVEL=warn",
+		"MAIL_MAILER=smtp",
+		"MAIL_HOST=127.0.0.1",
+		"MAIL_PORT=" + strconv.Itoa(mailpit.SMTPPort),
+		"MAIL_FROM_ADDRESS=noreply@inkwell.test",
 	}
 	// The replicas start together, so they race for the migrations.
 	nodes := make([]*replica, replicas)
@@ -134,6 +144,37 @@ func TestCluster(t *testing.T) {
 		call(t, "POST", nodes[2].url+"/api/v1/logout", nil, "Authorization", "Bearer "+token).want(t, http.StatusOK)
 		for _, n := range nodes {
 			call(t, "GET", n.url+"/api/v1/user", nil, "Authorization", "Bearer "+token).want(t, http.StatusUnauthorized)
+		}
+	})
+
+	t.Run("a reset asked on one replica completes on another", func(t *testing.T) {
+		call(t, "POST", nodes[0].url+"/api/v1/register", jsonBody(map[string]any{
+			"name": "Rae", "email": "rae@example.com", "password": "password1", "password_confirmation": "password1",
+		})).want(t, http.StatusCreated)
+		forgot := func(n *replica) {
+			call(t, "POST", n.url+"/api/v1/forgot-password", jsonBody(map[string]any{"email": "rae@example.com"})).want(t, http.StatusOK)
+		}
+		forgot(nodes[1])
+		got := mailpit.WaitFor(1, 10*time.Second)
+		if len(got) != 1 {
+			t.Fatalf("%d mails arrived, want 1", len(got))
+		}
+		// The throttle is counted in the database: another replica sends
+		// nothing more.
+		forgot(nodes[2])
+		forgot(nodes[0])
+		link := regexp.MustCompile(`(\S+)/password-reset/([A-Za-z0-9_-]{43})\?email=(\S+)`).FindStringSubmatch(got[0].Text)
+		if link == nil || link[1] != lb || link[3] != "rae%40example.com" {
+			t.Fatalf("no reset link under APP_URL in:\n%s", got[0].Text)
+		}
+		token := link[2]
+		call(t, "POST", nodes[2].url+"/api/v1/reset-password", jsonBody(map[string]any{
+			"token": token, "email": "rae@example.com", "password": "new-password", "password_confirmation": "new-password",
+		})).want(t, http.StatusOK)
+		call(t, "POST", nodes[0].url+"/api/v1/login", jsonBody(map[string]any{"email": "rae@example.com", "password": "new-password"})).want(t, http.StatusOK)
+		time.Sleep(1500 * time.Millisecond) // longer than a worker's poll
+		if n := len(mailpit.Messages()); n != 1 {
+			t.Errorf("%d mails arrived, want 1: the throttle holds across replicas", n)
 		}
 	})
 
