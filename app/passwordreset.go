@@ -49,9 +49,12 @@ func resetThrottleKey(email string) string { return "password-reset:" + domain.E
 
 // Request implements ports.PasswordResets. Every well-formed address takes
 // the same path through the store: one count of the throttle, one lookup,
-// and, within the throttle, one transaction that renders the mail; only a
-// known address's transaction stores the reset and the mail, so the two
-// cannot be told apart by the answer, and barely by its time.
+// and, within the throttle, one transaction that renders the mail and
+// commits a write. A known address's transaction stores the reset and the
+// mail; an unknown one's counts the throttle's hit again, which changes no
+// decision (the count is past one either way) but makes its commit write
+// as a known one's does, so the two cannot be told apart by the answer nor
+// by its time.
 func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) error {
 	if rules := domain.CheckEmail(email); rules != nil {
 		return domain.InvalidField("email", rules...)
@@ -83,8 +86,10 @@ func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) er
 	err = p.store.InTx(ctx, func(r ports.Repos) error {
 		if !known {
 			// The work of a known address, short of keeping anything.
-			if err := r.PasswordResets.DeleteByUser(ctx, 0); err != nil {
-				return err
+			if p.cfg.Throttle > 0 {
+				if _, _, err := r.RateLimits.Hit(ctx, resetThrottleKey(email), p.cfg.Throttle, now); err != nil {
+					return err
+				}
 			}
 			_, err := p.outbox.Render(ports.MailPasswordReset, data)
 			return err
