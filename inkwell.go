@@ -15,17 +15,19 @@ import (
 
 // Config is the whole service's configuration, one struct per component.
 type Config struct {
-	Store       StoreConfig
-	HTTP        httpapi.Config
-	Accounts    app.AccountsConfig
-	Sessions    app.SessionsConfig
-	Limit       app.RequestLimitConfig
-	Idempotency app.IdempotencyConfig
-	Events      app.EventsConfig
-	Webhooks    webhooks.Config
-	Delivery    app.WebhooksConfig
-	Passwords   passwords.Config
-	Files       FilesConfig
+	Store    StoreConfig
+	HTTP     httpapi.Config
+	Accounts app.AccountsConfig
+	Sessions app.SessionsConfig
+	// Verification signs and checks e-mail verification links.
+	Verification app.VerificationConfig
+	Limit        app.RequestLimitConfig
+	Idempotency  app.IdempotencyConfig
+	Events       app.EventsConfig
+	Webhooks     webhooks.Config
+	Delivery     app.WebhooksConfig
+	Passwords    passwords.Config
+	Files        FilesConfig
 	// Mail is how mail leaves; MailQueue how the outbox sends it.
 	Mail          mail.Config
 	MailQueue     app.MailConfig

@@ -50,11 +50,12 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	outbox := app.NewOutbox(composer, secrets, utc, appMailConfig)
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
+	verificationConfig := cfg.Verification
 	requestLimitConfig := cfg.Limit
 	idempotencyConfig := cfg.Idempotency
 	eventsConfig := cfg.Events
 	passwordResetConfig := cfg.PasswordReset
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens

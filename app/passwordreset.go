@@ -143,7 +143,7 @@ func (p *PasswordResets) Reset(ctx context.Context, in ports.ResetPasswordInput)
 		if !reset.Accepts(in.Token, now) {
 			return domain.ErrResetToken
 		}
-		u.PasswordHash, u.RememberToken, u.UpdatedAt = hash, p.secrets.TokenEntropy(), now
+		u.PasswordHash, u.RememberToken, u.UpdatedAt = hash, newRememberToken(p.secrets), now
 		if u.EmailVerifiedAt == nil {
 			u.EmailVerifiedAt = &now // the mailbox was proven
 		}

@@ -67,9 +67,12 @@ type options struct {
 	webhooksPrivate bool
 	webhooks        app.WebhooksConfig
 	// mailer sends the outbox's mails (an inbox by default, harness.inbox);
-	// frontendURL is FRONTEND_URL.
-	mailer      ports.Mailer
-	frontendURL string
+	// frontendURL is FRONTEND_URL; requireVerified REQUIRE_VERIFIED_EMAIL;
+	// production marks the remember cookie Secure.
+	mailer          ports.Mailer
+	frontendURL     string
+	requireVerified bool
+	production      bool
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -106,6 +109,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		WebhooksAllowPrivate: o.webhooksPrivate,
 		Webhooks:             o.webhooks,
 		AppURL:               o.appURL,
+		RequireVerifiedEmail: o.requireVerified,
 		Mailer:               o.mailer,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -116,7 +120,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
-		FrontendURL: o.frontendURL,
+		FrontendURL: o.frontendURL, SecureCookies: o.production,
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
 	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks,

@@ -53,7 +53,7 @@ func mailOf(m mailpittest.Message) domain.Mail {
 // that a real SMTP server received.
 func TestPasswordResetThroughMailpit(t *testing.T) {
 	forEachStoreWithMailpit(t, func(t *testing.T, h *harness, srv *mailpittest.Server) {
-		h.register("Ann", "ann@example.com", "password1")
+		h.registerAside("Ann", "ann@example.com", "password1")
 		h.forgot("ann@example.com")
 		if n := h.sendDue(); n != 1 {
 			t.Fatalf("the worker claimed %d mails, want 1", n)
@@ -74,7 +74,7 @@ func TestPasswordResetThroughMailpit(t *testing.T) {
 // once the server is up, with the Message-ID it was given at enqueue.
 func TestMailWaitsForTheServer(t *testing.T) {
 	forEachStoreWithMailpit(t, func(t *testing.T, h *harness, srv *mailpittest.Server) {
-		h.register("Ann", "ann@example.com", "password1")
+		h.registerAside("Ann", "ann@example.com", "password1")
 		srv.Down()
 		began := time.Now()
 		h.forgot("ann@example.com")
@@ -102,7 +102,7 @@ func TestMailWaitsForTheServer(t *testing.T) {
 // Message-ID; a 550 fails it for good.
 func TestMailRetriesTemporaryAnswers(t *testing.T) {
 	forEachStoreWithMailpit(t, func(t *testing.T, h *harness, srv *mailpittest.Server) {
-		h.register("Ann", "ann@example.com", "password1")
+		h.registerAside("Ann", "ann@example.com", "password1")
 		srv.Chaos(mailpittest.Trigger{}, mailpittest.Trigger{ErrorCode: 451, Probability: 100})
 		h.forgot("ann@example.com")
 		h.sendDue() // first attempt: 451
@@ -122,7 +122,7 @@ func TestMailRetriesTemporaryAnswers(t *testing.T) {
 			t.Fatalf("arrived %d messages, want the one", len(got))
 		}
 
-		h.register("Bob", "bob@example.com", "password1")
+		h.registerAside("Bob", "bob@example.com", "password1")
 		srv.Chaos(mailpittest.Trigger{}, mailpittest.Trigger{ErrorCode: 550, Probability: 100})
 		h.forgot("bob@example.com")
 		if _, err := h.mail.SendDue(t.Context()); err == nil || !strings.Contains(err.Error(), "550") {
@@ -144,7 +144,7 @@ func TestMailRetriesTemporaryAnswers(t *testing.T) {
 // replica on the same store sends it once the lease runs out.
 func TestMailSurvivesTheReplica(t *testing.T) {
 	forEachStoreWithMailpit(t, func(t *testing.T, h *harness, srv *mailpittest.Server) {
-		h.register("Ann", "ann@example.com", "password1")
+		h.registerAside("Ann", "ann@example.com", "password1")
 		h.forgot("ann@example.com") // committed; this replica never sends
 
 		// A second replica claims the mail and dies mid-send.

@@ -52,3 +52,29 @@ func TestComposeRefusesWhatItCannotRender(t *testing.T) {
 		}
 	}
 }
+
+func TestComposeVerification(t *testing.T) {
+	c, err := mail.NewComposer(mail.Config{AppName: "Inkwell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "https://api.example/api/v1/verify-email/1/abc?expires=1&signature=f0"
+	got, err := c.Compose(ports.MailVerifyEmail, map[string]string{"name": "Ann", "url": url, "minutes": "60"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Subject != "Inkwell: verify your email address" || !strings.Contains(got.Text, url) ||
+		!strings.Contains(got.Text, "expire in 60 minutes") || !strings.Contains(got.HTML, `href="https://api.example/api/v1/verify-email/1/abc?expires=1&amp;signature=f0"`) {
+		t.Errorf("verification mail:\n%s\n%s\n%s", got.Subject, got.Text, got.HTML)
+	}
+	got, err = c.Compose(ports.MailEmailChanged, map[string]string{"name": "Ann", "new_email": "ann@new.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Subject != "Inkwell: your email address was changed" || !strings.Contains(got.Text, "ann@new.example") || !strings.Contains(got.HTML, "ann@new.example") {
+		t.Errorf("notice:\n%s\n%s\n%s", got.Subject, got.Text, got.HTML)
+	}
+	if _, err := c.Compose(ports.MailVerifyEmail, map[string]string{"name": "Ann"}); err == nil {
+		t.Errorf("a verification mail without its link rendered")
+	}
+}

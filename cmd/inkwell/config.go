@@ -40,6 +40,7 @@ type environment struct {
 	SQLiteSynchronous      string        `env:"SQLITE_SYNCHRONOUS" envDefault:"full"`
 	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
 	AppURL                 string        `env:"APP_URL"`
+	AppKey                 string        `env:"APP_KEY"`
 	TrustedProxies         []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
 	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
@@ -65,6 +66,16 @@ type environment struct {
 	EventsRetention      time.Duration `env:"EVENTS_RETENTION" envDefault:"168h"`
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
+
+	// Accounts: verification links, the front end they lead to, and
+	// remember-me cookies.
+	VerificationExpire   int  `env:"VERIFICATION_EXPIRE" envDefault:"60"`
+	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
+	RememberLifetime     int  `env:"REMEMBER_LIFETIME" envDefault:"576000"`
+
+	// appKey is APP_KEY decoded, or in development the key loadConfig
+	// found or made in appKeyFile.
+	appKey []byte
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -141,7 +152,13 @@ func loadConfig() (environment, error) {
 		}
 		return environment{}, err
 	}
-	return e, e.check()
+	if err := e.check(); err != nil {
+		return environment{}, err
+	}
+	if e.appKey, err = e.loadAppKey(); err != nil {
+		return environment{}, err
+	}
+	return e, nil
 }
 
 // parseError says why the value of key could not be read as its type, and
@@ -192,6 +209,17 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	case e.VerificationExpire <= 0:
+		return fmt.Errorf("VERIFICATION_EXPIRE: %d must be a positive number of minutes", e.VerificationExpire)
+	case e.RememberLifetime <= 0:
+		return fmt.Errorf("REMEMBER_LIFETIME: %d must be a positive number of minutes", e.RememberLifetime)
+	case e.AppKey == "" && e.AppEnv == "production":
+		return errors.New("APP_KEY: required in production; make one with inkwell key generate")
+	}
+	if e.AppKey != "" {
+		if _, err := parseAppKey(e.AppKey); err != nil {
+			return fmt.Errorf("APP_KEY: the value %v; make one with inkwell key generate", err)
+		}
 	}
 	if _, ok := sqliteSynchronous[e.SQLiteSynchronous]; !ok {
 		return fmt.Errorf("SQLITE_SYNCHRONOUS: %q is neither full nor normal", e.SQLiteSynchronous)
@@ -212,10 +240,13 @@ func (e environment) check() error {
 			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
 		}
 	}
-	if e.AppURL != "" {
-		u, err := url.Parse(e.AppURL)
+	for key, v := range map[string]string{"APP_URL": e.AppURL} {
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("APP_URL: %q is not an absolute http(s) URL", e.AppURL)
+			return fmt.Errorf("%s: %q is not an absolute http(s) URL", key, v)
 		}
 	}
 	if e.DatabaseURL != "" && !strings.HasPrefix(e.DatabaseURL, "postgres://") &&
@@ -297,13 +328,21 @@ func (e environment) service() inkwell.Config {
 			BenchEndpoints:   e.BenchEndpoints,
 			EventsHeartbeat:  e.EventsHeartbeat,
 			FrontendURL:      e.FrontendURL,
+			RememberLifetime: time.Duration(e.RememberLifetime) * time.Minute,
+			SecureCookies:    e.AppEnv == "production",
 		},
 		Accounts: app.AccountsConfig{
-			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
-			LoginMaxAttempts: e.LoginMaxAttempts,
+			TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
+			LoginMaxAttempts:     e.LoginMaxAttempts,
+			RequireVerifiedEmail: e.RequireVerifiedEmail,
+		},
+		Verification: app.VerificationConfig{
+			Key:    e.appKey,
+			Expire: time.Duration(e.VerificationExpire) * time.Minute,
 		},
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
+			Key:      e.appKey,
 		},
 		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
 		// A request runs no longer than its timeout, so a claim older than

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -70,6 +71,9 @@ func TestCluster(t *testing.T) {
 		"AWS_ENDPOINT=" + bucket.Endpoint,
 		"AWS_USE_PATH_STYLE_ENDPOINT=true",
 		"APP_URL=http://" + balancer,
+		// One key for every replica: a link or cookie one signs, another
+		// checks.
+		"APP_KEY=base64:" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)),
 		"BCRYPT_COST=4",
 		"LOGIN_MAX_ATTEMPTS=3",
 		"LOG_LEVEL=warn",

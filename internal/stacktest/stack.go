@@ -55,6 +55,9 @@ type Options struct {
 	Webhooks app.WebhooksConfig
 	// AppURL is the base of the links in webhook deliveries (APP_URL).
 	AppURL string
+	// RequireVerifiedEmail lets only verified accounts write
+	// (REQUIRE_VERIFIED_EMAIL).
+	RequireVerifiedEmail bool
 	// Mailer sends the outbox's mails; by default an inbox, which
 	// Stack.Inbox names.
 	Mailer ports.Mailer
@@ -65,6 +68,10 @@ type Options struct {
 	// throttle when zero.
 	PasswordReset app.PasswordResetConfig
 }
+
+// AppKey is the APP_KEY of every stack, which signs its verification links
+// and remember cookies.
+var AppKey = []byte("stacktest-app-key-of-32-bytes!!!")
 
 // Stack is the service's use cases over one store, as the service builds
 // them, with a clock the test moves and the folder that keeps the uploaded
@@ -123,8 +130,9 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		clk,
 		sender,
 		outbox,
-		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
-		app.SessionsConfig{Lifetime: o.SessionLifetime},
+		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
+		app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
+		app.VerificationConfig{Key: AppKey, Expire: time.Hour},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 		app.EventsConfig{Retention: 168 * time.Hour, Poll: time.Minute},
