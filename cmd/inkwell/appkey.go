@@ -38,7 +38,7 @@ func parseAppKey(s string) ([]byte, error) {
 	}
 	key, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil {
-		return nil, errors.New("is not valid base64 after base64:")
+		return nil, errors.New("is not valid base64 after its prefix")
 	}
 	if len(key) != appKeySize {
 		return nil, fmt.Errorf("holds %d bytes, want %d", len(key), appKeySize)

@@ -205,7 +205,7 @@ func TestStartErrors(t *testing.T) {
 		{"APP_KEY of 16 bytes", []string{sqliteURL, "APP_KEY=base64:" + base64.StdEncoding.EncodeToString(make([]byte, 16))}, nil,
 			"APP_KEY: the value holds 16 bytes, want 32; make one with inkwell key generate"},
 		{"APP_KEY not base64", []string{sqliteURL, "APP_ENV=production", "APP_KEY=base64:not*base64"}, nil,
-			"APP_KEY: the value is not valid base64 after base64:; make one with inkwell key generate"},
+			"APP_KEY: the value is not valid base64 after its prefix; make one with inkwell key generate"},
 		{"HOST not of this machine", []string{sqliteURL, "HOST=203.0.113.254", fmt.Sprint("PORT=", closed)}, nil,
 			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty"},
 	} {
