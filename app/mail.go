@@ -27,6 +27,9 @@ type MailConfig struct {
 	// Poll is how often a replica looks for due mails without being
 	// woken; a second when zero.
 	Poll time.Duration
+	// Retention is how long a mail that is no longer pending (sent,
+	// failed or expired, its body erased) is kept; a week when zero.
+	Retention time.Duration
 }
 
 func (c MailConfig) withDefaults() MailConfig {
@@ -41,6 +44,9 @@ func (c MailConfig) withDefaults() MailConfig {
 	}
 	if c.Poll <= 0 {
 		c.Poll = time.Second
+	}
+	if c.Retention <= 0 {
+		c.Retention = 7 * 24 * time.Hour
 	}
 	return c
 }
@@ -172,8 +178,22 @@ func (w *MailWorker) send(ctx context.Context, m domain.Mail) error {
 	return nil
 }
 
+// Prune deletes the mails that finished more than cfg.Retention ago.
+func (w *MailWorker) Prune(ctx context.Context) (int64, error) {
+	n, err := w.store.Repos().Mails.Prune(ctx, w.clock.Now().Add(-w.cfg.Retention))
+	if err != nil {
+		return 0, fmt.Errorf("prune mails: %w", err)
+	}
+	return n, nil
+}
+
+// pruneInterval is how often each replica prunes the finished mails.
+// Pruning is idempotent, so replicas need not agree on who does it.
+const pruneInterval = time.Hour
+
 // Run sends mail until ctx ends: when woken by an enqueue, and every
-// cfg.Poll for mails enqueued on other replicas and retries that fall due.
+// cfg.Poll for mails enqueued on other replicas and retries that fall due;
+// and it prunes finished mails at start and every pruneInterval.
 // report hears of every failure, which the next round tries again.
 func (w *MailWorker) Run(ctx context.Context, report func(error)) {
 	tick := time.NewTicker(w.cfg.Poll)
@@ -182,7 +202,14 @@ func (w *MailWorker) Run(ctx context.Context, report func(error)) {
 	if w.outbox != nil {
 		wake = w.outbox.wake
 	}
+	var pruned time.Time
 	for {
+		if time.Since(pruned) >= pruneInterval {
+			if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+				report(err)
+			}
+			pruned = time.Now()
+		}
 		for ctx.Err() == nil {
 			n, err := w.SendDue(ctx)
 			if err != nil && ctx.Err() == nil {

@@ -197,3 +197,28 @@ func TestMailWorkerRuns(t *testing.T) {
 		t.Fatalf("%d mails sent, want 1", n)
 	}
 }
+
+// TestMailWorkerPrunes checks that finished mails go after the retention,
+// and that a pending one stays.
+func TestMailWorkerPrunes(t *testing.T) {
+	w := newMailWorld(t, directoryStores[0].Open(t))
+	sent := w.enqueue(t, "ann@example.com", 30*24*time.Hour)
+	w.sendDue(t)
+	w.inbox.FailNext(domain.ErrUnavailable)
+	pending := w.enqueue(t, "bob@example.com", 30*24*time.Hour)
+	w.sendDue(t)
+	w.clock.Advance(7*24*time.Hour - time.Second)
+	if n, err := w.worker.Prune(t.Context()); err != nil || n != 0 {
+		t.Fatalf("Prune within the retention: %d, %v", n, err)
+	}
+	w.clock.Advance(time.Second)
+	if n, err := w.worker.Prune(t.Context()); err != nil || n != 1 {
+		t.Fatalf("Prune after the retention: %d, %v; want the sent mail", n, err)
+	}
+	if _, err := w.store.Repos().Mails.Get(t.Context(), sent.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the sent mail is still there: %v", err)
+	}
+	if got := w.stored(t, pending.ID); got.Status != domain.MailPending {
+		t.Errorf("the pending mail: %+v", got)
+	}
+}

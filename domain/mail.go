@@ -78,11 +78,6 @@ func (m *Mail) Failed(reason string, temporary bool, backoff time.Duration, now 
 	m.eraseBody()
 }
 
-// Expired reports whether m is pending past its expiry at now.
-func (m Mail) Expired(now time.Time) bool {
-	return m.Status == MailPending && !now.Before(m.ExpiresAt)
-}
-
 func (m *Mail) eraseBody() { m.Text, m.HTML = "", "" }
 
 // MailDomain is the part of address after its last @, the domain a

@@ -29,6 +29,10 @@ type MailRepository interface {
 	// Expire marks every pending mail whose expiry is at or before now
 	// expired, erases its body, and says how many it marked.
 	Expire(ctx context.Context, now time.Time) (int64, error)
+	// Prune deletes the mails that are no longer pending (sent, failed or
+	// expired) and were last updated at or before before, and says how
+	// many went.
+	Prune(ctx context.Context, before time.Time) (int64, error)
 }
 
 // MailContent is a rendered mail: its subject, a plain-text part and an

@@ -123,6 +123,20 @@ func TestForgotPasswordAnswersAlike(t *testing.T) {
 		h.do("POST", "/api/v1/forgot-password", `{"email": "ann@example.com"`).expect(t, http.StatusBadRequest, nil)
 		h.do("POST", "/api/v1/forgot-password", `["ann@example.com"]`).expect(t, http.StatusBadRequest, nil)
 
+		// Addresses beyond ASCII are addresses like any other.
+		h.registerAside("Zoë", "zoë@exämple.com", "password1")
+		h.forgot("zoë@exämple.com")
+		h.forgot("nöbody@exämple.com")
+		zoe := h.sendMail()
+		if len(zoe) != 1 || zoe[0].To != "zoë@exämple.com" {
+			t.Fatalf("sent %+v, want one mail to zoë@exämple.com", zoe)
+		}
+		_, token, email := resetLinkOf(t, zoe[0])
+		if email != "zoë@exämple.com" {
+			t.Errorf("the link's email is %q", email)
+		}
+		h.reset(token, email, "new-password").expect(t, http.StatusOK, nil)
+
 		h.forgot("ann@example.com")
 		first := h.sendMail()
 		h.clock.Advance(30 * time.Second)
@@ -131,7 +145,7 @@ func TestForgotPasswordAnswersAlike(t *testing.T) {
 		if sent := h.sendMail(); len(first) != 1 || len(sent) != 0 {
 			t.Fatalf("sent %d then %d mails, want 1 then none within the throttle", len(first), len(sent))
 		}
-		_, token, _ := resetLinkOf(t, first[0])
+		_, token, _ = resetLinkOf(t, first[0])
 		h.clock.Advance(31 * time.Second)
 		h.forgot("ann@example.com")
 		second := h.sendMail()

@@ -103,3 +103,17 @@ func (r mails) Expire(ctx context.Context, now time.Time) (int64, error) {
 	})
 	return n, err
 }
+
+func (r mails) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := r.u.write(ctx, func(s *state) error {
+		for id, m := range s.mails {
+			if m.Status != domain.MailPending && !m.UpdatedAt.After(before) {
+				delete(s.mails, id)
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}

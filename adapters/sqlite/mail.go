@@ -70,6 +70,11 @@ func (r mails) Expire(ctx context.Context, now time.Time) (int64, error) {
 	return n, storeError("expire mails", err)
 }
 
+func (r mails) Prune(ctx context.Context, before time.Time) (int64, error) {
+	n, err := r.c.write.PruneMails(ctx, dbTime(before))
+	return n, storeError("prune mails", err)
+}
+
 func mailOf(row db.MailOutbox) domain.Mail {
 	return domain.Mail{
 		ID: row.ID, MessageID: row.MessageID, To: row.Recipient, Subject: row.Subject, Text: row.TextBody, HTML: row.HtmlBody,

@@ -413,6 +413,15 @@ func (m Mail) check() error {
 	return nil
 }
 
+// mailWarning is what serve warns of at start: mail that goes to the log
+// in production, where nobody reads it as mail.
+func (e environment) mailWarning() string {
+	if e.AppEnv == "production" && e.MailMailer == mail.MailerLog {
+		return "MAIL_MAILER=log in production: mails go to the log, not to their receivers; set MAIL_MAILER=smtp"
+	}
+	return ""
+}
+
 // mail is the mail adapters' configuration; MAIL_FROM_NAME falls back to
 // APP_NAME, as Laravel's does.
 func (m Mail) mail() mail.Config {

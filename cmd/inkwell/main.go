@@ -91,8 +91,8 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	}
 	defer cleanup()
 	setGCPercent()
-	if cfg.AppEnv == "production" && cfg.MailMailer == "log" {
-		log.Warn("MAIL_MAILER=log in production: mails go to the log, not to their receivers; set MAIL_MAILER=smtp")
+	if w := cfg.mailWarning(); w != "" {
+		log.Warn(w)
 	}
 
 	if cfg.PprofAddr != "" {

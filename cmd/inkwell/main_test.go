@@ -237,6 +237,24 @@ func TestMailSettings(t *testing.T) {
 	}
 }
 
+// TestMailLogWarnsInProduction checks that MAIL_MAILER=log is worth a
+// warning in production only.
+func TestMailLogWarnsInProduction(t *testing.T) {
+	for _, tc := range []struct {
+		env, mailer string
+		warn        bool
+	}{
+		{"development", "log", false},
+		{"production", "log", true},
+		{"production", "smtp", false},
+	} {
+		e := environment{AppEnv: tc.env, Mail: Mail{MailMailer: tc.mailer}}
+		if got := e.mailWarning() != ""; got != tc.warn {
+			t.Errorf("APP_ENV=%s MAIL_MAILER=%s: warning %v, want %v", tc.env, tc.mailer, got, tc.warn)
+		}
+	}
+}
+
 func TestSQLiteSynchronousSetting(t *testing.T) {
 	for _, tc := range []struct {
 		value string

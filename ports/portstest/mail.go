@@ -18,6 +18,7 @@ var mailTests = []storeTest{
 	{"ConcurrentClaims", testMailConcurrentClaims},
 	{"Expire", testMailExpire},
 	{"EnqueueInTx", testMailEnqueueInTx},
+	{"Prune", testMailPrune},
 }
 
 func newMail(n int, to string, now time.Time) domain.Mail {
@@ -212,4 +213,42 @@ func testMailEnqueueInTx(t *testing.T, st ports.Store) {
 	if len(got) != 1 || got[0].ID != kept.ID {
 		t.Errorf("claimed %+v, want only the committed mail", got)
 	}
+}
+
+// testMailPrune checks that pruning takes the finished mails last updated
+// by the cutoff and leaves the pending ones, however old.
+func testMailPrune(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	enqueueMail(t, r, newMail(1, "a@example.com", base)) // expires at 3h too
+	sent := newMail(2, "b@example.com", base)
+	sent.Sent(at(time.Hour))
+	sent = enqueueMail(t, r, sent)
+	failed := newMail(3, "c@example.com", base)
+	failed.Failed("550", false, time.Minute, at(2*time.Hour))
+	failed = enqueueMail(t, r, failed)
+	expired := enqueueMail(t, r, newMail(4, "d@example.com", base))
+	if _, err := r.Mails.Expire(ctx, at(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+
+	n, err := r.Mails.Prune(ctx, at(2*time.Hour))
+	must(t, "Mails.Prune", err)
+	check(t, "mails pruned", n, int64(2))
+	for _, id := range []int64{sent.ID, failed.ID} {
+		_, err := r.Mails.Get(ctx, id)
+		checkErr(t, "Mails.Get of a pruned mail", err, domain.ErrNotFound)
+	}
+	if got := getMail(t, r, expired.ID); got.Status != domain.MailExpired {
+		t.Errorf("the mail expired after the cutoff: %+v", got)
+	}
+	n, err = r.Mails.Prune(ctx, at(100*time.Hour))
+	must(t, "Mails.Prune", err)
+	check(t, "mails pruned later", n, int64(2))
+	// A pending mail stays, however old.
+	young := enqueueMail(t, r, newMail(5, "e@example.com", at(200*time.Hour)))
+	n, err = r.Mails.Prune(ctx, at(1000*time.Hour))
+	must(t, "Mails.Prune", err)
+	check(t, "pending mails pruned", n, int64(0))
+	check(t, "the pending mail", getMail(t, r, young.ID), young)
 }

@@ -36,3 +36,6 @@ WHERE id = @id;
 -- name: ExpireMails :execrows
 UPDATE mail_outbox SET status = 'expired', text_body = '', html_body = '', claimed_until = NULL, updated_at = @now
 WHERE status = 'pending' AND expires_at <= @now;
+
+-- name: PruneMails :execrows
+DELETE FROM mail_outbox WHERE status <> 'pending' AND updated_at <= @before;

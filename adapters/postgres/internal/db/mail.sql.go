@@ -153,6 +153,18 @@ func (q *Queries) GetMail(ctx context.Context, id int64) (MailOutbox, error) {
 	return i, err
 }
 
+const pruneMails = `-- name: PruneMails :execrows
+DELETE FROM mail_outbox WHERE status <> 'pending' AND updated_at <= $1
+`
+
+func (q *Queries) PruneMails(ctx context.Context, before pgtype.Timestamptz) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneMails, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const updateMail = `-- name: UpdateMail :execrows
 UPDATE mail_outbox SET
     status = $1,

@@ -154,6 +154,18 @@ func (q *Queries) GetMail(ctx context.Context, id int64) (MailOutbox, error) {
 	return i, err
 }
 
+const pruneMails = `-- name: PruneMails :execrows
+DELETE FROM mail_outbox WHERE status <> 'pending' AND updated_at <= ?1
+`
+
+func (q *Queries) PruneMails(ctx context.Context, before int64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneMails, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const updateMail = `-- name: UpdateMail :execrows
 UPDATE mail_outbox SET
     status = ?1,
