@@ -6,6 +6,7 @@ package inkwell
 
 import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
@@ -14,17 +15,23 @@ import (
 
 // Config is the whole service's configuration, one struct per component.
 type Config struct {
-	Store       StoreConfig
-	HTTP        httpapi.Config
-	Accounts    app.AccountsConfig
-	Sessions    app.SessionsConfig
-	Limit       app.RequestLimitConfig
-	Idempotency app.IdempotencyConfig
-	Events      app.EventsConfig
-	Webhooks    webhooks.Config
-	Delivery    app.WebhooksConfig
-	Passwords   passwords.Config
-	Files       FilesConfig
+	Store    StoreConfig
+	HTTP     httpapi.Config
+	Accounts app.AccountsConfig
+	Sessions app.SessionsConfig
+	// Verification signs and checks e-mail verification links.
+	Verification app.VerificationConfig
+	Limit        app.RequestLimitConfig
+	Idempotency  app.IdempotencyConfig
+	Events       app.EventsConfig
+	Webhooks     webhooks.Config
+	Delivery     app.WebhooksConfig
+	Passwords    passwords.Config
+	Files        FilesConfig
+	// Mail is how mail leaves; MailQueue how the outbox sends it.
+	Mail          mail.Config
+	MailQueue     app.MailConfig
+	PasswordReset app.PasswordResetConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command
@@ -36,4 +43,6 @@ type Service struct {
 	Events ports.Events
 	// Webhooks delivers webhooks; every replica runs it.
 	Webhooks *app.WebhookWorker
+	// Mail sends the outbox's mails; every replica runs it.
+	Mail *app.MailWorker
 }

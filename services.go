@@ -10,21 +10,24 @@ import (
 // NewUseCases builds every use case on store. Build and the tests take the
 // use cases from here, so the tests run the graph the service runs, and a
 // second transport would take the same set.
-func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, sender ports.WebhookSender, accounts app.AccountsConfig, sessions app.SessionsConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig) ports.UseCases {
-	acc := app.NewAccounts(store, hasher, secrets, clock, accounts)
+func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, sender ports.WebhookSender, outbox *app.Outbox, accounts app.AccountsConfig, sessions app.SessionsConfig, verification app.VerificationConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig, resets app.PasswordResetConfig) ports.UseCases {
+	verify := app.NewVerification(store, clock, outbox, verification)
+	acc := app.NewAccounts(store, hasher, secrets, clock, accounts, verify)
 	uc := ports.UseCases{
-		Accounts:    acc,
-		Tokens:      app.NewTokens(store, secrets, clock, accounts),
-		People:      app.NewPeople(store, clock),
-		Products:    app.NewProducts(store, clock),
-		Posts:       app.NewPosts(store, files, clock),
-		Comments:    app.NewComments(store, clock),
-		Tags:        app.NewTags(store, clock),
-		Profile:     app.NewProfile(store, hasher, secrets, files, clock, accounts),
-		Sessions:    app.NewSessions(store, acc, secrets, clock, sessions),
-		Idempotency: app.NewIdempotency(store, clock, idempotency),
-		Events:      app.NewEvents(store, clock, events),
-		Webhooks:    app.NewWebhooks(store, secrets, sender, clock),
+		Accounts:       acc,
+		Tokens:         app.NewTokens(store, secrets, clock, accounts),
+		People:         app.NewPeople(store, clock),
+		Products:       app.NewProducts(store, clock),
+		Posts:          app.NewPosts(store, files, clock),
+		Comments:       app.NewComments(store, clock),
+		Tags:           app.NewTags(store, clock),
+		Profile:        app.NewProfile(store, hasher, secrets, files, clock, accounts, verify),
+		Sessions:       app.NewSessions(store, acc, secrets, clock, sessions),
+		Verification:   verify,
+		Idempotency:    app.NewIdempotency(store, clock, idempotency),
+		Events:         app.NewEvents(store, clock, events),
+		Webhooks:       app.NewWebhooks(store, secrets, sender, clock),
+		PasswordResets: app.NewPasswordResets(store, hasher, secrets, clock, outbox, resets),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.

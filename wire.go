@@ -10,6 +10,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/adapters/webhooks"
@@ -21,7 +22,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
@@ -29,6 +30,10 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		openFiles,
 		newWebhookSender, wire.Bind(new(ports.WebhookSender), new(*webhooks.Sender)),
 		app.NewWebhookWorker,
+		mail.NewComposer, wire.Bind(new(ports.MailComposer), new(*mail.Composer)),
+		mail.New,
+		app.NewOutbox,
+		app.NewMailWorker,
 		NewUseCases,
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events"),
 		NewServices,

@@ -10,6 +10,7 @@ import (
 	"context"
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/app"
@@ -39,24 +40,37 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	utc := clock.NewUTC()
 	webhooksConfig := cfg.Webhooks
 	sender := newWebhookSender(webhooksConfig, config, fileStore)
+	mailConfig := cfg.Mail
+	composer, err := mail.NewComposer(mailConfig)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	appMailConfig := cfg.MailQueue
+	outbox := app.NewOutbox(composer, secrets, utc, appMailConfig)
 	accountsConfig := cfg.Accounts
 	sessionsConfig := cfg.Sessions
+	verificationConfig := cfg.Verification
 	requestLimitConfig := cfg.Limit
 	idempotencyConfig := cfg.Idempotency
 	eventsConfig := cfg.Events
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, accountsConfig, sessionsConfig, requestLimitConfig, idempotencyConfig, eventsConfig)
+	passwordResetConfig := cfg.PasswordReset
+	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
+	mailer := mail.New(mailConfig, log)
+	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
 	service := &Service{
 		Server:   server,
 		Store:    store,
 		Tokens:   tokens,
 		Events:   events,
 		Webhooks: webhookWorker,
+		Mail:     mailWorker,
 	}
 	return service, func() {
 		cleanup()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +22,10 @@ type AccountsConfig struct {
 	// from one address without succeeding; further attempts are refused
 	// without a password check. Zero turns the limit off.
 	LoginMaxAttempts int
+	// RequireVerifiedEmail lets only accounts that proved their address
+	// write (REQUIRE_VERIFIED_EMAIL): the actors authentication makes
+	// carry it, and every write checks it (domain.Actor.CheckWrite).
+	RequireVerifiedEmail bool
 }
 
 // loginWindow is the window over which failed logins are counted.
@@ -36,14 +41,16 @@ type Accounts struct {
 	secrets ports.SecretGenerator
 	clock   ports.Clock
 	cfg     AccountsConfig
+	verify  *Verification
 
 	dummyOnce sync.Once
 	dummyHash string
 }
 
-// NewAccounts returns the account use cases.
-func NewAccounts(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, clock ports.Clock, cfg AccountsConfig) *Accounts {
-	return &Accounts{store: store, hasher: hasher, secrets: secrets, clock: clock, cfg: cfg}
+// NewAccounts returns the account use cases; registration mails the first
+// verification link through verify.
+func NewAccounts(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, clock ports.Clock, cfg AccountsConfig, verify *Verification) *Accounts {
+	return &Accounts{store: store, hasher: hasher, secrets: secrets, clock: clock, cfg: cfg, verify: verify}
 }
 
 var _ ports.Accounts = (*Accounts)(nil)
@@ -64,12 +71,17 @@ func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain
 		if err := r.Users.Create(ctx, &u); err != nil {
 			return err
 		}
-		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityAll}, a.cfg.TokenLifetime)
-		return err
+		if _, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityAll}, a.cfg.TokenLifetime); err != nil {
+			return err
+		}
+		// The first verification mail leaves if and only if the account
+		// is made.
+		return a.verify.enqueueLink(ctx, r, u, in.LinkBase, now)
 	})
 	if err != nil {
 		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)
 	}
+	a.verify.outbox.Wake()
 	return u, plain, nil
 }
 
@@ -251,7 +263,7 @@ func (a *Accounts) Authenticate(ctx context.Context, bearer string) (domain.Acto
 		}
 		t.LastUsedAt = &now
 	}
-	return domain.Actor{User: u, Token: &t}, nil
+	return domain.Actor{User: u, Token: &t, VerifiedEmailRequired: a.cfg.RequireVerifiedEmail}, nil
 }
 
 // issueToken creates a token for userID and returns its plain text, which
@@ -272,4 +284,14 @@ func tooManyAttempts(retryAfter time.Duration) error {
 	}
 	e.RetryAfter = retryAfter
 	return &e
+}
+
+// newRememberToken makes a remember_token: RememberTokenLength random
+// letters and digits, Laravel's Str::random(60).
+func newRememberToken(secrets ports.SecretGenerator) string {
+	var b strings.Builder
+	for b.Len() < domain.RememberTokenLength {
+		b.WriteString(secrets.TokenEntropy())
+	}
+	return b.String()[:domain.RememberTokenLength]
 }

@@ -36,6 +36,9 @@ func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, p
 
 // Create implements ports.Comments.
 func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64, body string) (ports.CommentView, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return ports.CommentView{}, err
+	}
 	now := c.clock.Now()
 	comment, err := domain.NewComment(postID, actor.User.ID, body, now)
 	if err != nil {
@@ -73,6 +76,9 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 
 // Update implements ports.Comments.
 func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string, pre ports.Precondition) (ports.CommentView, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return ports.CommentView{}, err
+	}
 	var comment domain.Comment
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
 		var post domain.Post
@@ -102,6 +108,9 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 
 // Delete implements ports.Comments.
 func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := actor.CheckWrite(); err != nil {
+		return err
+	}
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
 		comment, post, err := lockedComment(ctx, r, actor, id)
 		if err != nil {

@@ -93,6 +93,9 @@ const createAttempts = 3
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	if !actor.Can(domain.AbilityPostsWrite) {
 		return ports.PostView{}, domain.ErrCannotCreatePosts
 	}
@@ -150,6 +153,9 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // representation's author is the actor; its tags are those the transaction
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	var newImage string
 	if patch.Image.Set {
 		var err error
@@ -209,6 +215,9 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 
 // Delete implements ports.Posts.
 func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := actor.CheckWrite(); err != nil {
+		return err
+	}
 	var image string
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		post, err := editable(ctx, r, actor, id, pre)

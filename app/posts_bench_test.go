@@ -193,7 +193,7 @@ func benchPostUseCases(b *testing.B, st ports.Store) {
 	ctx := context.Background()
 	clk := clock.NewUTC()
 	posts := app.NewPosts(st, noFiles{}, clk)
-	accounts := app.NewAccounts(st, nil, random.NewSecrets(), clk, app.AccountsConfig{})
+	accounts := app.NewAccounts(st, nil, random.NewSecrets(), clk, app.AccountsConfig{}, nil)
 
 	// The fill must have given post i the id i (benchPosts itself is a draft).
 	for _, i := range []int64{1, benchPosts - 1} {

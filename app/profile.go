@@ -21,11 +21,13 @@ type Profile struct {
 	files   ports.FileStore
 	clock   ports.Clock
 	cfg     AccountsConfig
+	verify  *Verification
 }
 
-// NewProfile returns the use cases of a user's own account.
-func NewProfile(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, cfg AccountsConfig) *Profile {
-	return &Profile{store: store, hasher: hasher, secrets: secrets, files: files, clock: clock, cfg: cfg}
+// NewProfile returns the use cases of a user's own account; a changed
+// address is mailed through verify.
+func NewProfile(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, cfg AccountsConfig, verify *Verification) *Profile {
+	return &Profile{store: store, hasher: hasher, secrets: secrets, files: files, clock: clock, cfg: cfg, verify: verify}
 }
 
 var _ ports.Profile = (*Profile)(nil)
@@ -56,6 +58,7 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 	now := p.clock.Now()
 	var u domain.User
 	var plain *domain.PlainToken
+	var oldEmail string
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
 		if u, err = r.Users.Lock(ctx, before.ID); err != nil {
@@ -72,17 +75,33 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 			u.Name, changed = in.Name.Value, true
 		}
 		if in.Email.Set && in.Email.Value != u.Email {
-			u.Email, changed = in.Email.Value, true
+			// A new address is not proven by the old one's proof, as
+			// Laravel's MustVerifyEmail has it: any change, case too.
+			oldEmail = u.Email
+			u.Email, u.EmailVerifiedAt, changed = in.Email.Value, nil, true
 		}
 		if !changed {
 			return nil
 		}
 		if hash != "" {
-			u.PasswordHash = hash
+			// Remember-me cookies built on the old token stop working,
+			// as the tokens and sessions revoked below do.
+			u.PasswordHash, u.RememberToken = hash, newRememberToken(p.secrets)
 		}
 		u.UpdatedAt = now
-		if err := r.Users.Update(ctx, u); err != nil || hash == "" {
+		if err := r.Users.Update(ctx, u); err != nil {
 			return err
+		}
+		if oldEmail != "" {
+			if err := p.verify.enqueueLink(ctx, r, u, in.LinkBase, now); err != nil {
+				return err
+			}
+			if err := p.verify.enqueueChanged(ctx, r, u, oldEmail); err != nil {
+				return err
+			}
+		}
+		if hash == "" {
+			return nil
 		}
 		plain, err = p.revokeAndReissue(ctx, r, actor, now)
 		return err
@@ -93,6 +112,9 @@ func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.Profi
 	}
 	if err != nil {
 		return domain.User{}, nil, fmt.Errorf("update profile: %w", err)
+	}
+	if oldEmail != "" {
+		p.verify.outbox.Wake()
 	}
 	return u, plain, nil
 }

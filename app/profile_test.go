@@ -122,10 +122,11 @@ func (w *accountWorld) sessionActor(t *testing.T, email string) (domain.Actor, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	cookie, sess, _, err := w.sessions.Login(ctx, cookie, ports.LoginInput{Email: email, Password: "password1", IP: "192.0.2.1"})
+	login, err := w.sessions.Login(ctx, cookie, ports.LoginInput{Email: email, Password: "password1", IP: "192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	cookie, sess := login.Cookie, login.Session
 	actor, err := w.sessions.Actor(ctx, sess)
 	if err != nil {
 		t.Fatal(err)

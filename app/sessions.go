@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -15,6 +16,8 @@ import (
 type SessionsConfig struct {
 	// Lifetime is how long a session may stay idle before it ends.
 	Lifetime time.Duration
+	// Key is APP_KEY, which signs remember-me cookies.
+	Key []byte
 }
 
 // sweepEvery is how many new sessions pass between two sweeps of idle ones.
@@ -88,13 +91,69 @@ func (s *Sessions) Find(ctx context.Context, cookie string) (domain.Session, err
 // replaced, not updated: a new id and a new CSRF token defeat session
 // fixation, where somebody plants a cookie they know before the victim
 // logs in.
-func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput) (string, domain.Session, domain.User, error) {
-	var value string
-	var sess domain.Session
+func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput) (ports.SessionLogin, error) {
+	var out ports.SessionLogin
 	u, err := s.accounts.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
 		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
 		if err != nil {
 			return err
+		}
+		out.Cookie, out.Session = s.newSession(u.ID, now)
+		if err := r.Sessions.Create(ctx, out.Session); err != nil {
+			return err
+		}
+		if in.Remember {
+			// One token serves every device the user is remembered on, as
+			// Laravel's; it is made the first time one is asked for.
+			token := u.RememberToken
+			if token == "" {
+				token = newRememberToken(s.secrets)
+				if err := r.Users.SetRememberToken(ctx, u.ID, token); err != nil {
+					return err
+				}
+			}
+			out.Remember = domain.RememberCookie(s.cfg.Key, u.ID, token)
+		}
+		if ended == nil {
+			return nil
+		}
+		return revoke(ctx, r, *ended, now)
+	})
+	if err != nil {
+		return ports.SessionLogin{}, err
+	}
+	out.User = u
+	return out, nil
+}
+
+// Resume implements ports.Sessions. The cookie's signature is checked
+// before anything is read; the token is then compared in constant time
+// with the user's, inside the transaction that makes the session, so that
+// a rotation at the same moment wins.
+func (s *Sessions) Resume(ctx context.Context, cookie, remember string) (string, domain.Session, error) {
+	id, token, ok := domain.ParseRememberCookie(s.cfg.Key, remember)
+	if !ok {
+		return "", domain.Session{}, domain.ErrUnauthenticated
+	}
+	now := s.clock.Now()
+	var value string
+	var sess domain.Session
+	err := s.store.InTx(ctx, func(r ports.Repos) error {
+		u, err := r.Users.Lock(ctx, id)
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.ErrUnauthenticated
+		}
+		if err != nil {
+			return err
+		}
+		if u.RememberToken == "" || subtle.ConstantTimeCompare([]byte(u.RememberToken), []byte(token)) != 1 {
+			return domain.ErrUnauthenticated
+		}
+		var ended *domain.Revocation
+		if cookie != "" {
+			if ended, err = endSession(ctx, r, domain.HashSecret(cookie)); err != nil {
+				return err
+			}
 		}
 		value, sess = s.newSession(u.ID, now)
 		if err := r.Sessions.Create(ctx, sess); err != nil || ended == nil {
@@ -103,16 +162,24 @@ func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput
 		return revoke(ctx, r, *ended, now)
 	})
 	if err != nil {
-		return "", domain.Session{}, domain.User{}, err
+		return "", domain.Session{}, fmt.Errorf("resume session: %w", err)
 	}
-	return value, sess, u, nil
+	return value, sess, nil
 }
 
-// Logout implements ports.Sessions.
+// Logout implements ports.Sessions. It also rotates the user's
+// remember_token, so that no remember-me cookie outlives the logout.
 func (s *Sessions) Logout(ctx context.Context, cookie string) error {
 	err := s.store.InTx(ctx, func(r ports.Repos) error {
 		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
 		if err != nil || ended == nil {
+			return err
+		}
+		err = r.Users.SetRememberToken(ctx, ended.UserID, newRememberToken(s.secrets))
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 		return revoke(ctx, r, *ended, s.clock.Now())
@@ -156,7 +223,7 @@ func (s *Sessions) Actor(ctx context.Context, sess domain.Session) (domain.Actor
 	if err != nil {
 		return domain.Actor{}, fmt.Errorf("session user: %w", err)
 	}
-	return domain.Actor{User: u}, nil
+	return domain.Actor{User: u, VerifiedEmailRequired: s.accounts.cfg.RequireVerifiedEmail}, nil
 }
 
 // newSession makes a session for userID (0: nobody yet) and the cookie

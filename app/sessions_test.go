@@ -91,10 +91,11 @@ func TestSessionLogin(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := ports.LoginInput{Email: "ANN@example.com", Password: "password1", IP: "192.0.2.1"}
-			cookie, sess, u, err := w.sessions.Login(ctx, before, in)
+			login, err := w.sessions.Login(ctx, before, in)
 			if err != nil {
 				t.Fatal(err)
 			}
+			cookie, sess, u := login.Cookie, login.Session, login.User
 			if u.ID != ann.User.ID || sess.UserID != u.ID {
 				t.Errorf("Login: user %d, session user %d; want %d", u.ID, sess.UserID, ann.User.ID)
 			}
@@ -125,12 +126,12 @@ func TestSessionLogin(t *testing.T) {
 					t.Fatalf("token login with a wrong password: %v", err)
 				}
 			}
-			if _, _, _, err := w.sessions.Login(ctx, cookie, wrong); !errors.Is(err, domain.ErrBadCredentials) {
+			if _, err := w.sessions.Login(ctx, cookie, wrong); !errors.Is(err, domain.ErrBadCredentials) {
 				t.Fatalf("session login with a wrong password: %v", err)
 			}
 			right := wrong
 			right.Password = "password1"
-			if _, _, _, err := w.sessions.Login(ctx, cookie, right); !errors.Is(err, domain.ErrTooManyAttempts) {
+			if _, err := w.sessions.Login(ctx, cookie, right); !errors.Is(err, domain.ErrTooManyAttempts) {
 				t.Errorf("session login past the limit: got %v, want domain.ErrTooManyAttempts", err)
 			}
 

@@ -22,7 +22,10 @@ func NewTags(store ports.Store, clock ports.Clock) *Tags {
 var _ ports.Tags = (*Tags)(nil)
 
 // Create implements ports.Tags.
-func (t *Tags) Create(ctx context.Context, name string) (domain.Tag, error) {
+func (t *Tags) Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return domain.Tag{}, err
+	}
 	tag, err := domain.NewTag(name, t.clock.Now())
 	if err != nil {
 		return domain.Tag{}, err

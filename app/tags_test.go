@@ -21,7 +21,7 @@ func TestTags(t *testing.T) {
 			}
 			var created []domain.Tag
 			for _, name := range []string{"Zen", "Go Lang", "Art"} {
-				tag, err := tags.Create(ctx, name)
+				tag, err := tags.Create(ctx, domain.Actor{}, name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -31,7 +31,7 @@ func TestTags(t *testing.T) {
 			if want := (domain.Tag{ID: golang.ID, Name: "Go Lang", Slug: "go-lang", CreatedAt: t0, UpdatedAt: t0}); !reflect.DeepEqual(golang, want) {
 				t.Errorf("created: got %+v, want %+v", golang, want)
 			}
-			if _, err := tags.Create(ctx, "go lang"); !errors.Is(err, domain.ErrTagTaken) {
+			if _, err := tags.Create(ctx, domain.Actor{}, "go lang"); !errors.Is(err, domain.ErrTagTaken) {
 				t.Errorf("duplicate name: got %v, want %v", err, domain.ErrTagTaken)
 			}
 			got, err := tags.List(ctx, 0)

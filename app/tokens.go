@@ -35,6 +35,9 @@ func (t *Tokens) List(ctx context.Context, actor domain.Actor) ([]domain.Token, 
 // Create implements ports.Tokens. A token asking for nothing in particular
 // gets the abilities of the token that asked for it.
 func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenInput) (domain.Token, domain.PlainToken, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return domain.Token{}, domain.PlainToken{}, err
+	}
 	abilities := in.Abilities
 	if abilities == nil {
 		abilities = []string{domain.AbilityAll}
@@ -59,6 +62,9 @@ func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenI
 
 // Delete implements ports.Tokens.
 func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	if err := actor.CheckWrite(); err != nil {
+		return err
+	}
 	err := t.store.InTx(ctx, func(r ports.Repos) error {
 		if err := r.Tokens.Delete(ctx, actor.User.ID, id); err != nil {
 			return err

@@ -86,6 +86,9 @@ func (w *Webhooks) List(ctx context.Context, actor domain.Actor) ([]domain.Webho
 
 // Create implements ports.Webhooks.
 func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.WebhookInput) (domain.Webhook, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return domain.Webhook{}, err
+	}
 	if !w.sender.Allowed(in.URL) {
 		return domain.Webhook{}, domain.ErrWebhookURL
 	}
@@ -130,6 +133,9 @@ func (w *Webhooks) Get(ctx context.Context, actor domain.Actor, id int64) (domai
 
 // Replace implements ports.Webhooks.
 func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.WebhookInput) (domain.Webhook, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return domain.Webhook{}, err
+	}
 	if !w.sender.Allowed(in.URL) {
 		return domain.Webhook{}, domain.ErrWebhookURL
 	}
@@ -157,6 +163,9 @@ func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in
 
 // Delete implements ports.Webhooks.
 func (w *Webhooks) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	if err := actor.CheckWrite(); err != nil {
+		return err
+	}
 	err := w.store.InTx(ctx, func(r ports.Repos) error {
 		if _, err := ownWebhook(ctx, r, actor, id, true); err != nil {
 			return err
@@ -184,6 +193,9 @@ func (w *Webhooks) Deliveries(ctx context.Context, actor domain.Actor, id int64,
 
 // Retry implements ports.Webhooks.
 func (w *Webhooks) Retry(ctx context.Context, actor domain.Actor, id, delivery int64) (domain.Delivery, error) {
+	if err := actor.CheckWrite(); err != nil {
+		return domain.Delivery{}, err
+	}
 	var d domain.Delivery
 	err := w.store.InTx(ctx, func(r ports.Repos) error {
 		if _, err := ownWebhook(ctx, r, actor, id, true); err != nil {

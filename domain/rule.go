@@ -36,6 +36,7 @@ const (
 	RuleExists          Rule = "exists"           // names no record
 	RuleCurrentPassword Rule = "current_password" // not the user's password
 	RuleCredentials     Rule = "credentials"      // no account with this e-mail and password
+	RuleResetToken      Rule = "reset_token"      // a password reset token that is wrong, used, expired or another account's
 	RuleImage           Rule = "image"            // a file that is not an image
 	RuleDimensions      Rule = "dimensions"       // an image too wide or too high
 	RulePublicURL       Rule = "public_url"       // not an http(s) URL the service may call

@@ -159,6 +159,21 @@ func (t Token) MatchesSecret(secret string) bool {
 type Actor struct {
 	User  User
 	Token *Token
+	// VerifiedEmailRequired is set at authentication when the service
+	// lets only accounts that proved their address write
+	// (REQUIRE_VERIFIED_EMAIL).
+	VerifiedEmailRequired bool
+}
+
+// CheckWrite returns ErrEmailNotVerified when the actor may not write yet:
+// the service requires a proven address and the actor's account has none.
+// Every use case that creates, changes or deletes the actor's content or
+// credentials calls it first.
+func (a Actor) CheckWrite() error {
+	if a.VerifiedEmailRequired && a.User.EmailVerifiedAt == nil {
+		return ErrEmailNotVerified
+	}
+	return nil
 }
 
 // Can reports whether the actor holds ability.

@@ -13,6 +13,9 @@ type RegisterInput struct {
 	Name     string
 	Email    string
 	Password string
+	// LinkBase is the public base URL that the verification link mailed
+	// to the new account starts with.
+	LinkBase string
 }
 
 // LoginInput is a validated login. IP keys the failed-attempt limit together
@@ -21,6 +24,19 @@ type LoginInput struct {
 	Email    string
 	Password string
 	IP       string
+	// Remember asks a browser session login for a remember-me cookie too;
+	// a token login ignores it.
+	Remember bool
+}
+
+// SessionLogin is a browser session login: the cookie value naming the new
+// session, the session, its user, and the remember-me cookie value when the
+// login asked for one.
+type SessionLogin struct {
+	Cookie   string
+	Session  domain.Session
+	User     domain.User
+	Remember string
 }
 
 // Accounts is the driving port of registration, login, logout and bearer
@@ -53,6 +69,9 @@ type TokenInput struct {
 
 // Tokens is the driving port of personal token management, for users through
 // the API and for operators through the command line.
+// Every method that writes for an actor (creates, changes or deletes)
+// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
+// refuses the actor.
 type Tokens interface {
 	// List returns the actor's tokens, oldest first.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Token, error)
@@ -79,6 +98,9 @@ type ProfileInput struct {
 	Email           Optional[string]
 	Password        Optional[string]
 	CurrentPassword string
+	// LinkBase is the public base URL that the verification link mailed
+	// to a changed address starts with.
+	LinkBase string
 }
 
 // Profile is the driving port of a user's own account.
@@ -111,8 +133,19 @@ type Sessions interface {
 	// Login checks the credentials as Accounts.Login does (same throttle,
 	// same errors) and binds the user to a new session that replaces the
 	// one cookie names, so an id known before login is worthless after it.
-	Login(ctx context.Context, cookie string, in LoginInput) (string, domain.Session, domain.User, error)
-	// Logout deletes the session cookie names.
+	// With in.Remember it also returns a remember-me cookie value, built on
+	// the user's remember_token (made now if the user has none).
+	Login(ctx context.Context, cookie string, in LoginInput) (SessionLogin, error)
+	// Resume opens a fresh session for the user a remember-me cookie
+	// names, replacing the session cookie names (an anonymous or ended
+	// one), and returns the new session's cookie value.
+	// domain.ErrUnauthenticated for a cookie that is tampered with, made
+	// with another key, or built on a remember_token rotated since, or
+	// whose user is gone.
+	Resume(ctx context.Context, cookie, remember string) (string, domain.Session, error)
+	// Logout deletes the session cookie names and, when a user is signed
+	// in to it, rotates the user's remember_token, so that every
+	// remember-me cookie of the user stops working.
 	Logout(ctx context.Context, cookie string) error
 	// Actor returns who acts through session s: its user, with every
 	// ability. domain.ErrUnauthenticated for a session without a user or

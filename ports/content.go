@@ -54,6 +54,9 @@ const ShowComments = 100
 // Posts is the driving port of posts. viewer is the caller's user id, 0 for
 // an anonymous caller, whose reads may come from a standby that lags the
 // primary by up to the store's limit (ports.AllowStaleReads).
+// Every method that writes for an actor (creates, changes or deletes)
+// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
+// refuses the actor.
 type Posts interface {
 	// List returns one page of the posts f selects, newest first, each with
 	// its author and tags, and how many match in all.
@@ -84,6 +87,9 @@ type Posts interface {
 
 // Comments is the driving port of comments. Comments on a draft exist only
 // for the draft's author: anybody else gets domain.ErrNotFound.
+// Every method that writes for an actor (creates, changes or deletes)
+// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
+// refuses the actor.
 type Comments interface {
 	// List returns one page of a post's comments, oldest first, and the total.
 	List(ctx context.Context, actor domain.Actor, postID int64, page Page) ([]CommentView, int, error)
@@ -108,6 +114,7 @@ type Tags interface {
 	// id, 0 for an anonymous caller, whose read may be a little stale.
 	List(ctx context.Context, viewer int64) ([]domain.Tag, error)
 	// Create stores a tag. domain.ErrTagTaken when the name is in use; an
-	// Invalid error when it breaks domain.CheckTagName.
-	Create(ctx context.Context, name string) (domain.Tag, error)
+	// Invalid error when it breaks domain.CheckTagName;
+	// domain.ErrEmailNotVerified when the actor may not write yet.
+	Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error)
 }

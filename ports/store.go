@@ -38,6 +38,10 @@ type Repos struct {
 	Events      EventRepository
 	Webhooks    WebhookRepository
 	Deliveries  DeliveryRepository
+	// Mails is the outbox of mails.
+	Mails MailRepository
+	// PasswordResets keeps each account's live password reset.
+	PasswordResets PasswordResetRepository
 }
 
 // UserRepository keeps area A accounts.
@@ -61,6 +65,16 @@ type UserRepository interface {
 	Delete(ctx context.Context, id int64) error
 	// ByIDs returns the users among ids that exist, in id order, in one query.
 	ByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
+	// SetRememberToken replaces the user's remember_token, so that every
+	// remember-me cookie built on the old one stops working. It leaves
+	// UpdatedAt alone. domain.ErrNotFound.
+	SetRememberToken(ctx context.Context, id int64, token string) error
+	// MarkEmailVerified sets EmailVerifiedAt and UpdatedAt to at, but only
+	// while the user's e-mail is still email (as stored, case and all) and
+	// no verification is recorded; it reports whether it did. A user whose
+	// address changed or who is already verified is left alone (false, nil).
+	// domain.ErrNotFound when there is no such user.
+	MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (bool, error)
 }
 
 // TokenRepository keeps personal access tokens.

@@ -14,6 +14,8 @@ type UseCases struct {
 	Tags     Tags
 	Profile  Profile
 	Sessions Sessions
+	// Verification mails and checks e-mail verification links.
+	Verification Verification
 	// RequestLimit is the per-caller request rate limit; nil when it is
 	// off (RATE_LIMIT_PER_MINUTE=0).
 	RequestLimit RequestLimit
@@ -22,4 +24,6 @@ type UseCases struct {
 	Idempotency Idempotency
 	Events      Events
 	Webhooks    Webhooks
+	// PasswordResets is the forgotten-password flow.
+	PasswordResets PasswordResets
 }

@@ -202,6 +202,7 @@ start_server() {
   fi
   local vars=(PATH="$PATH" HOME="$HOME"
     HOST=127.0.0.1 PORT="$port" DATABASE_URL="$url" APP_ENV=production SQLITE_SYNCHRONOUS="$synchronous"
+    APP_KEY="base64:$(head -c 32 /dev/urandom | base64 -w 0)"
     LOG_LEVEL=warn LOGIN_MAX_ATTEMPTS=0 TOKEN_EXPIRATION_MINUTES=525600
     BCRYPT_COST="$cost" STORAGE_DIR="$work/storage" BENCH_ENDPOINTS=1 "${store_vars[@]}" "$@")
   ((profile == 0)) || vars+=(PPROF_ADDR="127.0.0.1:$pprof_port")

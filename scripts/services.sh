@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the tests' services are there: PostgreSQL on 127.0.0.1:5432 with
-# a login that may create databases, Debian's Chromium for the browser tests
-# and versitygw for the S3 tests (scripts/versitygw.sh). Safe to run again.
+# a login that may create databases, Debian's Chromium for the browser tests,
+# versitygw for the S3 tests (scripts/versitygw.sh) and Mailpit for the mail
+# tests (scripts/mailpit.sh). Safe to run again.
 #
 # Every change it makes to the machine (installing a package, starting the
 # cluster, creating or updating the test role) is announced on a line of its
@@ -91,6 +92,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt_install chromium
 fi
 bash scripts/versitygw.sh
+bash scripts/mailpit.sh
 # PgBouncer and HAProxy: the tests run the stores through a pooler and a
 # cluster of replicas behind a balancer, both started by the tests.
 # PgBouncer must be 1.21 or later (prepared statements in transaction

@@ -28,6 +28,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 		Name:     v.String("name", validate.Required, validate.Check(domain.CheckUserName)),
 		Email:    v.String("email", validate.Required, validate.Check(domain.CheckEmail)),
 		Password: v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed),
+		LinkBase: s.baseURL(c),
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -40,7 +41,7 @@ func (s *Server) register(c *fiber.Ctx) error {
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
-	in, err := s.loginInput(c)
+	in, err := s.loginInput(c, false)
 	if err != nil {
 		return err
 	}
@@ -52,8 +53,9 @@ func (s *Server) login(c *fiber.Ctx) error {
 }
 
 // loginInput validates the body of a login, by token or by session, and
-// names the client address the throttle counts attempts by.
-func (s *Server) loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
+// names the client address the throttle counts attempts by. A session
+// login also reads "remember", a boolean as Laravel's.
+func (s *Server) loginInput(c *fiber.Ctx, session bool) (ports.LoginInput, error) {
 	body, err := jsonBody(c)
 	if err != nil {
 		return ports.LoginInput{}, err
@@ -63,6 +65,9 @@ func (s *Server) loginInput(c *fiber.Ctx) (ports.LoginInput, error) {
 		Email:    v.String("email", validate.Required, validate.Email),
 		Password: v.String("password", validate.Required, validate.NoTrim),
 		IP:       s.proxies.clientIP(c),
+	}
+	if session {
+		in.Remember = ptrValue(v.Bool("remember"))
 	}
 	return in, v.Err()
 }
@@ -84,4 +89,13 @@ func (s *Server) me(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
 	conditional.Version(c, actor.User.UpdatedAt)
 	return sendJSON(c, http.StatusOK, s.presentUser(c, actor.User))
+}
+
+// ptrValue is *p, or the zero value for nil.
+func ptrValue[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }

@@ -508,23 +508,25 @@ func TestBodyOverLimit(t *testing.T) {
 	// this goes through a real listener. Only the headers are sent: the
 	// server answers as soon as it reads the declared length, then closes.
 	base := h.listen()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	head := "POST /api/v1/register HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\nContent-Length: 9437184\r\n\r\n"
-	if _, err := io.WriteString(conn, head); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 413 || string(body) != `{"success":false,"message":"Payload Too Large"}` {
-		t.Errorf("got %d %s, want 413 with area A's body", resp.StatusCode, body)
+	for _, path := range []string{"/api/v1/register", "/api/v1/forgot-password", "/api/v1/reset-password"} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		head := "POST " + path + " HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\nContent-Length: 9437184\r\n\r\n"
+		if _, err := io.WriteString(conn, head); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 413 || string(body) != `{"success":false,"message":"Payload Too Large"}` {
+			t.Errorf("%s: got %d %s, want 413 with area A's body", path, resp.StatusCode, body)
+		}
 	}
 }

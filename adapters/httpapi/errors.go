@@ -55,6 +55,8 @@ var codeMessage = map[string]string{
 	domain.ErrCannotCreatePosts.Code: "This token does not have permission to create posts.",
 	domain.ErrCSRFMismatch.Code:      "CSRF token mismatch.",
 	domain.ErrTooManyAttempts.Code:   "Too Many Attempts.",
+	domain.ErrInvalidSignature.Code:  "Invalid signature.",
+	domain.ErrEmailNotVerified.Code:  "Your email address is not verified.",
 }
 
 // kindMessage is area A's message for a domain error whose code

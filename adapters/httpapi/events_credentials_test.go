@@ -109,6 +109,25 @@ func TestEventStreamEndsWithItsCredential(t *testing.T) {
 				r.expect(t, http.StatusCreated, nil)
 				return as(r.body["token"].(string)), func() { h.clock.Advance(2 * time.Minute) }
 			}},
+			{"password reset", func(name string) ([]string, func()) {
+				token, _ := h.v1Account(name)
+				email := strings.ToLower(name) + "@example.com"
+				return as(token), func() {
+					h.forgot(email)
+					// The verification mails of the accounts made so far
+					// may come first.
+					for sent := h.sendMail(); len(sent) > 0; sent = h.sendMail() {
+						for _, m := range sent {
+							if m.To == email && resetLinkPattern.MatchString(m.Text) {
+								_, reset, _ := resetLinkOf(t, m)
+								h.reset(reset, email, "password2").expect(t, http.StatusOK, nil)
+								return
+							}
+						}
+					}
+					t.Error("no reset mail was sent")
+				}
+			}},
 			{"session logout", func(name string) ([]string, func()) {
 				h.v1Account(name)
 				b := h.browser(spaOrigin)

@@ -19,6 +19,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/openapi/openapitest"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
@@ -68,6 +69,13 @@ type options struct {
 	// streamsPerToken and streamsPerAddress cap the event streams (the
 	// service's defaults when zero, no cap when negative).
 	streamsPerToken, streamsPerAddress int
+	// mailer sends the outbox's mails (an inbox by default, harness.inbox);
+	// frontendURL is FRONTEND_URL; requireVerified REQUIRE_VERIFIED_EMAIL;
+	// production marks the remember cookie Secure.
+	mailer          ports.Mailer
+	frontendURL     string
+	requireVerified bool
+	production      bool
 }
 
 // statefulDefault is STATEFUL_DOMAINS's default.
@@ -87,6 +95,10 @@ type harness struct {
 	remote string
 	// worker delivers webhooks when a test runs it.
 	worker *app.WebhookWorker
+	// mail sends the outbox's mails when a test runs it, to inbox unless
+	// options.mailer was set.
+	mail  *app.MailWorker
+	inbox *mail.Inbox
 }
 
 func newHarness(t *testing.T, store ports.Store, o options) *harness {
@@ -102,6 +114,8 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		AppURL:               o.appURL,
 		MaxStreamsPerToken:   o.streamsPerToken,
 		MaxStreamsPerAddress: o.streamsPerAddress,
+		RequireVerifiedEmail: o.requireVerified,
+		Mailer:               o.mailer,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if o.stateful == nil {
@@ -111,9 +125,11 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
+		FrontendURL: o.frontendURL, SecureCookies: o.production,
 	}
 	srv := httpapi.New(httpCfg, log, stack.Services)
-	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks}
+	return &harness{t: t, storage: stack.Storage, store: store, clock: stack.Clock, server: srv, worker: stack.Webhooks,
+		mail: stack.Mail, inbox: stack.Inbox}
 }
 
 // listen serves the app on a loopback port until the test ends and returns

@@ -28,6 +28,7 @@ var laravelRules = map[string]string{
 	string(domain.RuleExists):          "The selected :attribute is invalid.",
 	string(domain.RuleCurrentPassword): "The password is incorrect.",
 	string(domain.RuleCredentials):     "The provided credentials are incorrect.",
+	string(domain.RuleResetToken):      "This password reset token is invalid.",
 	string(domain.RuleImage):           "The :attribute field must be an image.",
 	string(domain.RuleDimensions):      "The :attribute field has invalid image dimensions.",
 	string(domain.RulePublicURL):       "The :attribute field must be a public http or https URL; loopback, private and other non-public addresses need WEBHOOKS_ALLOW_PRIVATE=true.",

@@ -27,6 +27,7 @@ func (s *Server) updateProfile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	in.LinkBase = s.baseURL(c)
 	u, token, err := s.profile.Update(c.UserContext(), actor, in, conditional.IfMatch(c))
 	if err != nil {
 		return err

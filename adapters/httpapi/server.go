@@ -50,6 +50,16 @@ type Config struct {
 	// EventsHeartbeat is how often an idle event stream sends a comment
 	// line (EVENTS_HEARTBEAT); 15 seconds when zero.
 	EventsHeartbeat time.Duration
+	// FrontendURL is the base of the links mailed to people, such as the
+	// password reset's (FRONTEND_URL); AppURL or the request's base when
+	// empty. When set, a verified link also redirects to
+	// {FRONTEND_URL}/email-verified?verified=1 instead of answering JSON.
+	FrontendURL string
+	// RememberLifetime is how long a remember-me cookie lives
+	// (REMEMBER_LIFETIME); 400 days when zero.
+	RememberLifetime time.Duration
+	// SecureCookies marks the remember-me cookie Secure (production).
+	SecureCookies bool
 }
 
 // Services are the driving ports the routes call, and what the probes and
@@ -72,25 +82,27 @@ type Services struct {
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
 type Server struct {
-	cfg      Config
-	log      *slog.Logger
-	accounts ports.Accounts
-	tokens   ports.Tokens
-	posts    ports.Posts
-	comments ports.Comments
-	tags     ports.Tags
-	pinger   ports.Pinger
-	profile  ports.Profile
-	sessions ports.Sessions
-	files    ports.FileStore
-	public   ports.PublicFiles
-	events   ports.Events
-	webhooks ports.Webhooks
-	auth     *authenticator
-	proxies  proxies
-	app      *fiber.App
-	metrics  *metrics
-	labels   *routeLabels
+	cfg          Config
+	log          *slog.Logger
+	accounts     ports.Accounts
+	tokens       ports.Tokens
+	posts        ports.Posts
+	comments     ports.Comments
+	tags         ports.Tags
+	pinger       ports.Pinger
+	profile      ports.Profile
+	verification ports.Verification
+	resets       ports.PasswordResets
+	sessions     ports.Sessions
+	files        ports.FileStore
+	public       ports.PublicFiles
+	events       ports.Events
+	webhooks     ports.Webhooks
+	auth         *authenticator
+	proxies      proxies
+	app          *fiber.App
+	metrics      *metrics
+	labels       *routeLabels
 	// streams ends when the server shuts down, and with it every event
 	// stream, which would otherwise hold the drain open.
 	streams     context.Context
@@ -106,9 +118,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
 		metrics: newMetrics(svc.Pools, svc.Queries, svc.Reads),
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
-		auth:    newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains),
-		proxies: cfg.TrustedProxies,
-		events:  svc.Events, webhooks: svc.Webhooks,
+		verification: svc.Verification,
+		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains, newCookieJar(cfg)),
+		proxies:      cfg.TrustedProxies,
+		events:       svc.Events, webhooks: svc.Webhooks,
+		resets: svc.PasswordResets,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
@@ -189,6 +203,8 @@ func (s *Server) routes() {
 	v1 := s.app.Group("/api/v1")
 	v1.Post("/register", s.register)
 	v1.Post("/login", s.login)
+	v1.Post("/forgot-password", s.forgotPassword)
+	v1.Post("/reset-password", s.resetPassword)
 
 	auth := requireAuth(s.auth)
 	v1.Post("/logout", auth, s.logout)
@@ -199,6 +215,8 @@ func (s *Server) routes() {
 	v1.Get("/tokens", auth, s.listTokens)
 	v1.Post("/tokens", auth, s.createToken)
 	v1.Delete("/tokens/:id", auth, s.deleteToken)
+	v1.Get("/verify-email/:id/:hash", s.verifyEmail)
+	v1.Post("/email/verification-notification", auth, s.sendVerification)
 
 	optional := optionalAuth(s.auth)
 	v1.Get("/posts", optional, s.listPosts)

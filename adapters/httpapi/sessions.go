@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"errors"
 	"net/http"
@@ -25,6 +26,12 @@ const (
 	// localSession holds the cookie of the session that authenticated a
 	// request, so that a logout can end it.
 	localSession = "inkwell.session"
+	// rememberCookie is Laravel's remember-me cookie of the web guard: the
+	// user id and remember_token, signed with APP_KEY.
+	rememberCookie = "remember_web"
+	// defaultRememberLifetime is Laravel's: 400 days, the most browsers keep
+	// a cookie.
+	defaultRememberLifetime = 400 * 24 * time.Hour
 )
 
 // authenticator finds who sends a request: the user of a signed-in browser
@@ -34,10 +41,11 @@ type authenticator struct {
 	accounts ports.Accounts
 	sessions ports.Sessions // nil: no browser sessions
 	stateful map[string]bool
+	cookies  cookieJar
 }
 
-func newAuthenticator(accounts ports.Accounts, sessions ports.Sessions, domains []string) *authenticator {
-	a := &authenticator{accounts: accounts, sessions: sessions, stateful: map[string]bool{}}
+func newAuthenticator(accounts ports.Accounts, sessions ports.Sessions, domains []string, cookies cookieJar) *authenticator {
+	a := &authenticator{accounts: accounts, sessions: sessions, stateful: map[string]bool{}, cookies: cookies}
 	for _, d := range domains {
 		if d = statefulHost(d); d != "" {
 			a.stateful[d] = true
@@ -85,32 +93,70 @@ func (a *authenticator) bearerActor(c *fiber.Ctx, token string) (domain.Actor, e
 // sessionActor authenticates a request from a stateful domain by its
 // session cookie. A state-changing request must then also echo the
 // session's CSRF token, since the browser sends the cookie with requests
-// that other sites make it send.
+// that other sites make it send. Without a signed-in live session, a valid
+// remember-me cookie opens a fresh one (see resume).
 func (a *authenticator) sessionActor(c *fiber.Ctx) (domain.Actor, bool, error) {
 	cookie := c.Cookies(sessionCookie)
-	if a.sessions == nil || cookie == "" || !a.fromStatefulDomain(c) {
+	if a.sessions == nil || (cookie == "" && c.Cookies(rememberCookie) == "") || !a.fromStatefulDomain(c) {
 		return domain.Actor{}, false, nil
 	}
 	ctx := c.UserContext()
-	sess, err := a.sessions.Find(ctx, cookie)
-	if errors.Is(err, domain.ErrNotFound) {
-		return domain.Actor{}, false, nil
+	var sess domain.Session
+	var err error
+	if cookie != "" {
+		sess, err = a.sessions.Find(ctx, cookie)
+	} else {
+		err = domain.ErrNotFound
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return domain.Actor{}, false, err
 	}
-	actor, err := a.sessions.Actor(ctx, sess)
-	if errors.Is(err, domain.ErrUnauthenticated) {
-		return domain.Actor{}, false, nil
+	var actor domain.Actor
+	if err == nil {
+		actor, err = a.sessions.Actor(ctx, sess)
+		if err != nil && !errors.Is(err, domain.ErrUnauthenticated) {
+			return domain.Actor{}, false, err
+		}
 	}
 	if err != nil {
-		return domain.Actor{}, false, err
+		// No signed-in live session: the remember-me cookie may open one.
+		var ok bool
+		if cookie, sess, ok, err = a.resume(c, cookie); err != nil || !ok {
+			return domain.Actor{}, false, err
+		}
+		if actor, err = a.sessions.Actor(ctx, sess); err != nil {
+			return domain.Actor{}, false, err
+		}
 	}
 	if !safeMethod(c.Method()) && !csrfMatches(c, sess) {
 		return domain.Actor{}, false, domain.ErrCSRFMismatch
 	}
 	c.Locals(localSession, cookie)
 	return actor, true, nil
+}
+
+// resume opens a fresh session from the request's remember-me cookie, in
+// place of the session cookie names (if any), and hands the browser its
+// cookies as a login does; ok is false when there is no such cookie or it
+// is no longer good, and the browser is then told to drop it. A
+// state-changing request that resumes still fails its CSRF check, since
+// the page holds the old session's token, as Laravel's does: it retries
+// with the fresh one.
+func (a *authenticator) resume(c *fiber.Ctx, cookie string) (string, domain.Session, bool, error) {
+	remember := c.Cookies(rememberCookie)
+	if remember == "" {
+		return "", domain.Session{}, false, nil
+	}
+	value, sess, err := a.sessions.Resume(c.UserContext(), cookie, remember)
+	if errors.Is(err, domain.ErrUnauthenticated) {
+		c.Cookie(a.cookies.remember("", time.Unix(0, 0)))
+		return "", domain.Session{}, false, nil
+	}
+	if err != nil {
+		return "", domain.Session{}, false, err
+	}
+	a.cookies.setSession(c, value, sess.CSRFToken)
+	return value, sess, true, nil
 }
 
 // fromStatefulDomain reports whether the request's Origin, or else its
@@ -187,16 +233,19 @@ func (s *Server) sessionLogin(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := s.loginInput(c)
+	in, err := s.loginInput(c, true)
 	if err != nil {
 		return err
 	}
-	cookie, sess, u, err := s.sessions.Login(c.UserContext(), cookie, in)
+	login, err := s.sessions.Login(c.UserContext(), cookie, in)
 	if err != nil {
 		return err
 	}
-	s.setSessionCookies(c, cookie, sess.CSRFToken)
-	return sendJSON(c, http.StatusOK, sessionResponse{"Logged in successfully.", s.presentUser(c, u)})
+	s.setSessionCookies(c, login.Cookie, login.Session.CSRFToken)
+	if login.Remember != "" {
+		c.Cookie(s.auth.cookies.remember(login.Remember, time.Now().Add(s.auth.cookies.rememberLifetime)))
+	}
+	return sendJSON(c, http.StatusOK, sessionResponse{"Logged in successfully.", s.presentUser(c, login.User)})
 }
 
 func (s *Server) sessionLogout(c *fiber.Ctx) error {
@@ -245,29 +294,68 @@ func (s *Server) endSession(c *fiber.Ctx) error {
 }
 
 // setSessionCookies hands the browser the session id and the CSRF token.
-// Neither has an expiry of its own: they last as long as the browser
-// session, and the server ends the session sooner when it has been idle.
 func (s *Server) setSessionCookies(c *fiber.Ctx, cookie, csrfToken string) {
-	c.Cookie(s.sessionCookie(sessionCookie, cookie, time.Time{}))
-	c.Cookie(s.sessionCookie(xsrfCookie, csrfToken, time.Time{}))
+	s.auth.cookies.setSession(c, cookie, csrfToken)
 }
 
+// expireSessionCookies tells the browser to drop the session's cookies and
+// its remember-me cookie, which the logout has made worthless.
 func (s *Server) expireSessionCookies(c *fiber.Ctx) {
-	c.Cookie(s.sessionCookie(sessionCookie, "", time.Unix(0, 0)))
-	c.Cookie(s.sessionCookie(xsrfCookie, "", time.Unix(0, 0)))
+	s.auth.cookies.expire(c)
 }
 
-// sessionCookie builds one of the two cookies: on every path, not sent with
-// other sites' subrequests (Lax), secure when the service is public over
-// HTTPS, and hidden from scripts unless it is the CSRF token.
-func (s *Server) sessionCookie(name, value string, expires time.Time) *fiber.Cookie {
+// cookieJar builds the cookies of browser sessions from the settings.
+type cookieJar struct {
+	// https is whether APP_URL is https; secure whether the remember-me
+	// cookie is Secure (production, or https).
+	https, secure    bool
+	rememberLifetime time.Duration
+}
+
+func newCookieJar(cfg Config) cookieJar {
+	https := strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://")
+	return cookieJar{https: https, secure: https || cfg.SecureCookies, rememberLifetime: cmp.Or(cfg.RememberLifetime, defaultRememberLifetime)}
+}
+
+// setSession hands the browser the session id and the CSRF token. Neither
+// has an expiry of its own: they last as long as the browser session, and
+// the server ends the session sooner when it has been idle.
+func (j cookieJar) setSession(c *fiber.Ctx, cookie, csrfToken string) {
+	c.Cookie(j.session(sessionCookie, cookie, time.Time{}))
+	c.Cookie(j.session(xsrfCookie, csrfToken, time.Time{}))
+}
+
+func (j cookieJar) expire(c *fiber.Ctx) {
+	c.Cookie(j.session(sessionCookie, "", time.Unix(0, 0)))
+	c.Cookie(j.session(xsrfCookie, "", time.Unix(0, 0)))
+	c.Cookie(j.remember("", time.Unix(0, 0)))
+}
+
+// session builds one of the two session cookies: on every path, not sent
+// with other sites' subrequests (Lax), secure when the service is public
+// over HTTPS, and hidden from scripts unless it is the CSRF token.
+func (j cookieJar) session(name, value string, expires time.Time) *fiber.Cookie {
 	return &fiber.Cookie{
 		Name:     name,
 		Value:    value,
 		Path:     "/",
 		Expires:  expires,
-		Secure:   strings.HasPrefix(strings.ToLower(s.cfg.AppURL), "https://"),
+		Secure:   j.https,
 		HTTPOnly: name == sessionCookie,
+		SameSite: fiber.CookieSameSiteLaxMode,
+	}
+}
+
+// remember builds the remember-me cookie: HttpOnly, Lax, Secure in
+// production, living until expires.
+func (j cookieJar) remember(value string, expires time.Time) *fiber.Cookie {
+	return &fiber.Cookie{
+		Name:     rememberCookie,
+		Value:    value,
+		Path:     "/",
+		Expires:  expires,
+		Secure:   j.secure,
+		HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode,
 	}
 }

@@ -30,7 +30,8 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tag, err := s.tags.Create(c.UserContext(), name)
+	actor, _ := actorOf(c)
+	tag, err := s.tags.Create(c.UserContext(), actor, name)
 	if err != nil {
 		return err
 	}

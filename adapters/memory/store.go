@@ -124,20 +124,22 @@ type unit struct {
 
 func (u unit) repos() ports.Repos {
 	return ports.Repos{
-		Users:       users{u},
-		Tokens:      tokens{u},
-		RateLimits:  rateLimits{u},
-		Idempotency: idempotency{u},
-		People:      people{u},
-		Products:    products{u},
-		Posts:       posts{u},
-		PostViews:   postViews{u},
-		Tags:        tags{u},
-		Comments:    comments{u},
-		Sessions:    sessions{u},
-		Events:      events{u},
-		Webhooks:    webhooks{u},
-		Deliveries:  deliveries{u},
+		Users:          users{u},
+		Tokens:         tokens{u},
+		RateLimits:     rateLimits{u},
+		Idempotency:    idempotency{u},
+		People:         people{u},
+		Products:       products{u},
+		Posts:          posts{u},
+		PostViews:      postViews{u},
+		Tags:           tags{u},
+		Comments:       comments{u},
+		Sessions:       sessions{u},
+		Events:         events{u},
+		Webhooks:       webhooks{u},
+		Deliveries:     deliveries{u},
+		Mails:          mails{u},
+		PasswordResets: passwordResets{u},
 	}
 }
 
@@ -248,6 +250,11 @@ type state struct {
 	deliveries   map[int64]storedDelivery
 	// webhookCursor is the id of the last event turned into deliveries.
 	webhookCursor int64
+	// mails is the outbox of mails, by id.
+	mails    map[int64]domain.Mail
+	lastMail int64
+	// passwordResets is each user's live password reset, by user id.
+	passwordResets map[int64]domain.PasswordReset
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 	lastWebhook, lastDelivery                                                               int64
@@ -255,25 +262,27 @@ type state struct {
 
 func newState() *state {
 	return &state{
-		users:        map[int64]domain.User{},
-		userEmails:   map[string]int64{},
-		tokens:       map[int64]domain.Token{},
-		tokenHashes:  map[string]int64{},
-		counters:     map[string]counter{},
-		people:       map[int64]domain.Person{},
-		personEmails: map[string]int64{},
-		products:     map[int64]domain.Product{},
-		productSKUs:  map[string]int64{},
-		posts:        map[int64]domain.PostState{},
-		postSlugs:    map[string]int64{},
-		postTags:     map[int64][]int64{},
-		tags:         map[int64]domain.Tag{},
-		tagNames:     map[string]int64{},
-		comments:     map[int64]domain.Comment{},
-		sessions:     map[string]domain.Session{},
-		idempotency:  map[string]ports.IdempotencyRecord{},
-		webhooks:     map[int64]domain.Webhook{},
-		deliveries:   map[int64]storedDelivery{},
+		users:          map[int64]domain.User{},
+		userEmails:     map[string]int64{},
+		tokens:         map[int64]domain.Token{},
+		tokenHashes:    map[string]int64{},
+		counters:       map[string]counter{},
+		people:         map[int64]domain.Person{},
+		personEmails:   map[string]int64{},
+		products:       map[int64]domain.Product{},
+		productSKUs:    map[string]int64{},
+		posts:          map[int64]domain.PostState{},
+		postSlugs:      map[string]int64{},
+		postTags:       map[int64][]int64{},
+		tags:           map[int64]domain.Tag{},
+		tagNames:       map[string]int64{},
+		comments:       map[int64]domain.Comment{},
+		sessions:       map[string]domain.Session{},
+		idempotency:    map[string]ports.IdempotencyRecord{},
+		webhooks:       map[int64]domain.Webhook{},
+		deliveries:     map[int64]storedDelivery{},
+		mails:          map[int64]domain.Mail{},
+		passwordResets: map[int64]domain.PasswordReset{},
 	}
 }
 
@@ -298,5 +307,7 @@ func (s *state) clone() *state {
 	c.idempotency = maps.Clone(s.idempotency)
 	c.webhooks = maps.Clone(s.webhooks)
 	c.deliveries = maps.Clone(s.deliveries)
+	c.mails = maps.Clone(s.mails)
+	c.passwordResets = maps.Clone(s.passwordResets)
 	return &c
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/inkwell/inkwell/domain"
 )
@@ -100,6 +101,37 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 	})
 }
 
+func (r users) SetRememberToken(ctx context.Context, id int64, token string) error {
+	return r.u.write(ctx, func(s *state) error {
+		u, ok := s.users[id]
+		if !ok {
+			return fmt.Errorf("set remember token of user %d: %w", id, domain.ErrNotFound)
+		}
+		u.RememberToken = token
+		s.users[id] = u
+		return nil
+	})
+}
+
+func (r users) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (bool, error) {
+	var marked bool
+	err := r.u.write(ctx, func(s *state) error {
+		u, ok := s.users[id]
+		if !ok {
+			return fmt.Errorf("mark e-mail of user %d verified: %w", id, domain.ErrNotFound)
+		}
+		if u.Email != email || u.EmailVerifiedAt != nil {
+			return nil
+		}
+		u.EmailVerifiedAt = normPtr(&at)
+		u.UpdatedAt = norm(at)
+		s.users[id] = u
+		marked = true
+		return nil
+	})
+	return marked, err
+}
+
 // Delete removes the user and, as the SQL stores' foreign keys do, the
 // user's tokens, sessions, posts (with everything that goes with a post) and
 // comments.
@@ -124,6 +156,7 @@ func (r users) Delete(ctx context.Context, id int64) error {
 				s.deleteWebhook(wid)
 			}
 		}
+		delete(s.passwordResets, id)
 		return nil
 	})
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -93,6 +94,35 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 		return notFound(op)
 	}
 	return nil
+}
+
+func (r users) SetRememberToken(ctx context.Context, id int64, token string) error {
+	n, err := r.q.SetRememberToken(ctx, db.SetRememberTokenParams{RememberToken: token, ID: id})
+	if err != nil {
+		return storeError(fmt.Sprintf("set remember token of user %d", id), err)
+	}
+	if n == 0 {
+		return notFound(fmt.Sprintf("set remember token of user %d", id))
+	}
+	return nil
+}
+
+// MarkEmailVerified updates the row only when it still has email and no
+// verification; when nothing changed, a read tells a missing user from one
+// the condition left alone.
+func (r users) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (bool, error) {
+	op := fmt.Sprintf("mark e-mail of user %d verified", id)
+	n, err := r.q.MarkEmailVerified(ctx, db.MarkEmailVerifiedParams{VerifiedAt: dbTime(at), ID: id, Email: email})
+	if err != nil {
+		return false, storeError(op, err)
+	}
+	if n > 0 {
+		return true, nil
+	}
+	if _, err := r.q.GetUser(ctx, id); err != nil {
+		return false, storeError(op, err)
+	}
+	return false, nil
 }
 
 func (r users) Delete(ctx context.Context, id int64) error {

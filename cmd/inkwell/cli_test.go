@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -21,6 +22,12 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("INKWELL_RUN_MAIN") == "1" {
 		main()
+	}
+	// The tests that run inkwell in this process use a key of their own
+	// rather than make ./data/app.key in the source tree; the ones that
+	// run it as a command (runInkwell) start without it.
+	if os.Getenv("APP_KEY") == "" {
+		os.Setenv("APP_KEY", newAppKey())
 	}
 	os.Exit(m.Run())
 }
@@ -98,6 +105,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"tokens", "revoke", "--help"}, []string{"usage: inkwell tokens revoke --email E (--name N | --all)\n", "  -email address\n", "  -all\n"}},
 		{[]string{"help", "tokens", "revoke"}, []string{"usage: inkwell tokens revoke --email E"}},
 		{[]string{"tokens", "prune", "--help"}, []string{"usage: inkwell tokens prune\n"}},
+		{[]string{"key", "generate", "--help"}, []string{"usage: inkwell key generate\n", "APP_KEY"}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir := t.TempDir()
@@ -193,6 +201,14 @@ func TestStartErrors(t *testing.T) {
 		{"SQLite synchronous off", []string{"SQLITE_SYNCHRONOUS=off"}, nil, `SQLITE_SYNCHRONOUS: "off" is neither full nor normal`},
 		{"HOST a name", []string{"HOST=localhost"}, nil,
 			`HOST: "localhost" is not an IP address; write one such as 127.0.0.1, ::1 or 0.0.0.0, or leave HOST empty`},
+		{"production without APP_KEY", []string{sqliteURL, "APP_ENV=production"}, nil,
+			"APP_KEY: required in production; make one with inkwell key generate"},
+		{"APP_KEY not base64:", []string{sqliteURL, "APP_KEY=" + strings.Repeat("k", 32)}, nil,
+			`APP_KEY: the value does not start with "base64:"; make one with inkwell key generate`},
+		{"APP_KEY of 16 bytes", []string{sqliteURL, "APP_KEY=base64:" + base64.StdEncoding.EncodeToString(make([]byte, 16))}, nil,
+			"APP_KEY: the value holds 16 bytes, want 32; make one with inkwell key generate"},
+		{"APP_KEY not base64", []string{sqliteURL, "APP_ENV=production", "APP_KEY=base64:not*base64"}, nil,
+			"APP_KEY: the value is not valid base64 after its prefix; make one with inkwell key generate"},
 		{"HOST not of this machine", []string{sqliteURL, "HOST=203.0.113.254", fmt.Sprint("PORT=", closed)}, nil,
 			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty"},
 	} {
@@ -205,6 +221,69 @@ func TestStartErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the missing SQLite folder: got %v, want it still missing", err)
+	}
+}
+
+// TestKeyGenerate runs inkwell key generate where no start could succeed,
+// in production without APP_KEY, and wants a fresh usable key each time.
+func TestKeyGenerate(t *testing.T) {
+	seen := map[string]bool{}
+	for range 3 {
+		dir := t.TempDir()
+		got := runInkwell(t, dir, []string{"APP_ENV=production", "REQUEST_TIMEOUT=never"}, "key", "generate")
+		if got.code != 0 || got.stderr != "" {
+			t.Fatalf("got exit %d, stderr %q; want 0 and nothing", got.code, got.stderr)
+		}
+		line, ok := strings.CutSuffix(got.stdout, "\n")
+		if _, err := parseAppKey(line); !ok || err != nil || strings.Contains(line, "\n") {
+			t.Errorf("got %q (%v), want one line holding a key", got.stdout, err)
+		}
+		if seen[line] {
+			t.Errorf("got %q twice", line)
+		}
+		seen[line] = true
+		wantEmptyDir(t, dir)
+	}
+}
+
+// TestDevelopmentKeepsItsKey starts development without APP_KEY twice in one
+// folder: the first start makes ./data/app.key, readable by its owner
+// only, and the second uses the same key.
+func TestDevelopmentKeepsItsKey(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")}
+	var keys []string
+	for range 2 {
+		if got := runInkwell(t, dir, env, "migrate"); got.code != 0 {
+			t.Fatalf("migrate: exit %d, %s", got.code, got.stderr)
+		}
+		path := filepath.Join(dir, "data", "app.key")
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseAppKey(string(raw)); err != nil {
+			t.Errorf("data/app.key holds %q: %v", raw, err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("data/app.key: %v, mode %v; want 0600", err, fi.Mode())
+		}
+		keys = append(keys, string(raw))
+	}
+	if keys[0] != keys[1] {
+		t.Errorf("the second start changed the key: %q, then %q", keys[0], keys[1])
+	}
+	// A file that holds no key stops the start and says where it is.
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "data", "app.key"), []byte("secret\n"), 0o600))
+	got := runInkwell(t, dir, env, "migrate")
+	want := "inkwell: APP_KEY: empty, and the key in data/app.key does not start with \"base64:\"; delete the file to make a new one\n"
+	if got.code != 1 || got.stderr != want {
+		t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
 	}
 }
 

@@ -27,6 +27,10 @@ type command struct {
 	// define declares the command's flags on fs and returns the function
 	// that checks them, once parsed, and makes the action.
 	define func(fs *flag.FlagSet) func() (action, error)
+	// bare says that the action reads no configuration: it runs with the
+	// zero environment, even where the real one would not load (a
+	// production host without APP_KEY asking for one).
+	bare bool
 }
 
 // helpRequest reports a command line that asks for a command's help; run
@@ -57,7 +61,7 @@ var root = &command{
 	about: `Inkwell serves its JSON API, both areas on one port, and runs its
 maintenance tasks. Its settings come from the environment; .env.example lists
 every key with its default.`,
-	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand},
+	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, keyCommand},
 }
 
 var serveCommand = &command{
@@ -130,31 +134,55 @@ already; pruning gives its row back.`,
 	},
 }
 
-// parse finds the command args name and parses its flags. It returns a
-// helpRequest or a *usageError when there is nothing to run.
-func (c *command) parse(args []string) (action, error) {
+var keyCommand = &command{
+	name:     "key",
+	synopsis: "inkwell key generate",
+	summary:  "make application keys",
+	about:    `Makes the APP_KEY that signs verification links and remember-me cookies.`,
+	subs:     []*command{keyGenerateCommand},
+}
+
+var keyGenerateCommand = &command{
+	name:     "key generate",
+	synopsis: "inkwell key generate",
+	summary:  "print a new APP_KEY",
+	about: `Prints a new random key in Laravel's form, base64: followed by 32 bytes in
+base64, for APP_KEY. It reads no setting and changes nothing: put the line in
+the environment of every replica. Changing the key voids the verification
+links and remember-me cookies made with the old one.`,
+	bare: true,
+	define: func(*flag.FlagSet) func() (action, error) {
+		return func() (action, error) { return generateKey, nil }
+	},
+}
+
+// parse finds the command args name and parses its flags, returning the
+// command with its action. It returns a helpRequest or a *usageError when
+// there is nothing to run.
+func (c *command) parse(args []string) (*command, action, error) {
 	if c.subs == nil {
-		return c.parseFlags(args)
+		act, err := c.parseFlags(args)
+		return c, act, err
 	}
 	if len(args) == 0 {
 		if c == root {
-			return serve, nil
+			return serveCommand, serve, nil
 		}
-		return nil, &usageError{c, errors.New("missing command")}
+		return nil, nil, &usageError{c, errors.New("missing command")}
 	}
 	word := args[0]
 	switch {
 	case isHelpFlag(word):
-		return nil, helpRequest{c}
+		return nil, nil, helpRequest{c}
 	case word == "help" && c == root:
-		return nil, root.help(args[1:])
+		return nil, nil, root.help(args[1:])
 	case strings.HasPrefix(word, "-"):
-		return nil, &usageError{c, fmt.Errorf("flag provided but not defined: %s", word)}
+		return nil, nil, &usageError{c, fmt.Errorf("flag provided but not defined: %s", word)}
 	}
 	if sub := c.sub(word); sub != nil {
 		return sub.parse(args[1:])
 	}
-	return nil, &usageError{c, fmt.Errorf("unknown command %q", word)}
+	return nil, nil, &usageError{c, fmt.Errorf("unknown command %q", word)}
 }
 
 // help returns the helpRequest for the command args name, as in

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -20,6 +22,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/localfs"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/s3files"
 	"github.com/inkwell/inkwell/adapters/sqlite"
@@ -37,6 +40,7 @@ type environment struct {
 	SQLiteSynchronous      string        `env:"SQLITE_SYNCHRONOUS" envDefault:"full"`
 	AppEnv                 string        `env:"APP_ENV" envDefault:"development"`
 	AppURL                 string        `env:"APP_URL"`
+	AppKey                 string        `env:"APP_KEY"`
 	TrustedProxies         []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
 	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
@@ -55,6 +59,7 @@ type environment struct {
 	PprofAddr              string        `env:"PPROF_ADDR"`
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 	ScaleOut
+	Mail
 
 	// Events: the outbox's retention, the streams' heartbeat, and whether
 	// webhooks may call non-public addresses.
@@ -66,6 +71,16 @@ type environment struct {
 	// token (or browser session) and per client address; 0: no cap.
 	EventsMaxStreamsPerToken   int `env:"EVENTS_MAX_STREAMS_PER_TOKEN" envDefault:"10"`
 	EventsMaxStreamsPerAddress int `env:"EVENTS_MAX_STREAMS_PER_ADDRESS" envDefault:"50"`
+
+	// Accounts: verification links, the front end they lead to, and
+	// remember-me cookies.
+	VerificationExpire   int  `env:"VERIFICATION_EXPIRE" envDefault:"60"`
+	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
+	RememberLifetime     int  `env:"REMEMBER_LIFETIME" envDefault:"576000"`
+
+	// appKey is APP_KEY decoded, or in development the key loadConfig
+	// found or made in appKeyFile.
+	appKey []byte
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -154,7 +169,13 @@ func loadConfig() (environment, error) {
 		}
 		return environment{}, err
 	}
-	return e, e.check()
+	if err := e.check(); err != nil {
+		return environment{}, err
+	}
+	if e.appKey, err = e.loadAppKey(); err != nil {
+		return environment{}, err
+	}
+	return e, nil
 }
 
 // parseError says why the value of key could not be read as its type, and
@@ -209,6 +230,17 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_MAX_STREAMS_PER_ADDRESS: %d is negative (0 turns the cap off)", e.EventsMaxStreamsPerAddress)
 	case e.LogFormat != "" && e.LogFormat != "text" && e.LogFormat != "json":
 		return fmt.Errorf("LOG_FORMAT: %q is neither text nor json", e.LogFormat)
+	case e.VerificationExpire <= 0:
+		return fmt.Errorf("VERIFICATION_EXPIRE: %d must be a positive number of minutes", e.VerificationExpire)
+	case e.RememberLifetime <= 0:
+		return fmt.Errorf("REMEMBER_LIFETIME: %d must be a positive number of minutes", e.RememberLifetime)
+	case e.AppKey == "" && e.AppEnv == "production":
+		return errors.New("APP_KEY: required in production; make one with inkwell key generate")
+	}
+	if e.AppKey != "" {
+		if _, err := parseAppKey(e.AppKey); err != nil {
+			return fmt.Errorf("APP_KEY: the value %v; make one with inkwell key generate", err)
+		}
 	}
 	if _, ok := sqliteSynchronous[e.SQLiteSynchronous]; !ok {
 		return fmt.Errorf("SQLITE_SYNCHRONOUS: %q is neither full nor normal", e.SQLiteSynchronous)
@@ -229,15 +261,21 @@ func (e environment) check() error {
 			return fmt.Errorf("PPROF_ADDR: %q is not a host:port address such as 127.0.0.1:6060", e.PprofAddr)
 		}
 	}
-	if e.AppURL != "" {
-		u, err := url.Parse(e.AppURL)
+	for key, v := range map[string]string{"APP_URL": e.AppURL} {
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("APP_URL: %q is not an absolute http(s) URL", e.AppURL)
+			return fmt.Errorf("%s: %q is not an absolute http(s) URL", key, v)
 		}
 	}
 	if e.DatabaseURL != "" && !strings.HasPrefix(e.DatabaseURL, "postgres://") &&
 		!strings.HasPrefix(e.DatabaseURL, "postgresql://") && !strings.HasPrefix(e.DatabaseURL, "sqlite://") {
 		return fmt.Errorf("DATABASE_URL: want postgres://…, postgresql://… or sqlite://…")
+	}
+	if err := e.Mail.check(); err != nil {
+		return err
 	}
 	return e.ScaleOut.check(e.DatabaseURL)
 }
@@ -312,13 +350,22 @@ func (e environment) service() inkwell.Config {
 			StatefulDomains:  e.StatefulDomains,
 			BenchEndpoints:   e.BenchEndpoints,
 			EventsHeartbeat:  e.EventsHeartbeat,
+			FrontendURL:      e.FrontendURL,
+			RememberLifetime: time.Duration(e.RememberLifetime) * time.Minute,
+			SecureCookies:    e.AppEnv == "production",
 		},
 		Accounts: app.AccountsConfig{
-			TokenLifetime:    time.Duration(e.TokenExpirationMinutes) * time.Minute,
-			LoginMaxAttempts: e.LoginMaxAttempts,
+			TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
+			LoginMaxAttempts:     e.LoginMaxAttempts,
+			RequireVerifiedEmail: e.RequireVerifiedEmail,
+		},
+		Verification: app.VerificationConfig{
+			Key:    e.appKey,
+			Expire: time.Duration(e.VerificationExpire) * time.Minute,
 		},
 		Sessions: app.SessionsConfig{
 			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
+			Key:      e.appKey,
 		},
 		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
 		// A request runs no longer than its timeout, so a claim older than
@@ -329,6 +376,83 @@ func (e environment) service() inkwell.Config {
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
+		Mail:        e.mail(),
+		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter},
+		PasswordReset: app.PasswordResetConfig{
+			Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
+			Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
+		},
+	}
+}
+
+// Mail is how mail leaves (Laravel's MAIL_* keys) and the password reset's
+// lifetimes.
+type Mail struct {
+	AppName               string        `env:"APP_NAME" envDefault:"Inkwell"`
+	FrontendURL           string        `env:"FRONTEND_URL"`
+	MailMailer            string        `env:"MAIL_MAILER" envDefault:"log"`
+	MailHost              string        `env:"MAIL_HOST" envDefault:"127.0.0.1"`
+	MailPort              int           `env:"MAIL_PORT" envDefault:"587"`
+	MailScheme            string        `env:"MAIL_SCHEME" envDefault:"smtp"`
+	MailUsername          string        `env:"MAIL_USERNAME"`
+	MailPassword          string        `env:"MAIL_PASSWORD"`
+	MailFromAddress       string        `env:"MAIL_FROM_ADDRESS" envDefault:"hello@example.com"`
+	MailFromName          string        `env:"MAIL_FROM_NAME"`
+	MailEHLODomain        string        `env:"MAIL_EHLO_DOMAIN"`
+	MailRetryAfter        time.Duration `env:"MAIL_RETRY_AFTER" envDefault:"5s"`
+	PasswordResetExpire   int           `env:"PASSWORD_RESET_EXPIRE" envDefault:"60"`
+	PasswordResetThrottle int           `env:"PASSWORD_RESET_THROTTLE" envDefault:"60"`
+}
+
+// check names the first bad mail key.
+func (m Mail) check() error {
+	switch {
+	case m.MailMailer != mail.MailerLog && m.MailMailer != mail.MailerSMTP:
+		return fmt.Errorf("MAIL_MAILER: %q is neither log nor smtp", m.MailMailer)
+	case m.MailScheme != mail.SchemeSMTP && m.MailScheme != mail.SchemeSMTPS:
+		return fmt.Errorf("MAIL_SCHEME: %q is neither smtp nor smtps", m.MailScheme)
+	case m.MailMailer == mail.MailerSMTP && m.MailHost == "":
+		return fmt.Errorf("MAIL_HOST: required with MAIL_MAILER=smtp")
+	case m.MailPort < 1 || m.MailPort > 65535:
+		return fmt.Errorf("MAIL_PORT: %d is not a port number (1-65535)", m.MailPort)
+	case m.MailRetryAfter <= 0:
+		return fmt.Errorf("MAIL_RETRY_AFTER: %s must be positive", m.MailRetryAfter)
+	case m.PasswordResetExpire <= 0:
+		return fmt.Errorf("PASSWORD_RESET_EXPIRE: %d must be positive (minutes)", m.PasswordResetExpire)
+	case m.PasswordResetThrottle < 0:
+		return fmt.Errorf("PASSWORD_RESET_THROTTLE: %d is negative (0 turns the limit off)", m.PasswordResetThrottle)
+	case strings.ContainsAny(m.MailFromName, "\r\n\"<>"):
+		return fmt.Errorf("MAIL_FROM_NAME: %q holds a line break, a quote or an angle bracket", m.MailFromName)
+	}
+	if a, err := netmail.ParseAddress(m.MailFromAddress); err != nil || a.Name != "" || a.Address != m.MailFromAddress {
+		return fmt.Errorf("MAIL_FROM_ADDRESS: %q is not a bare e-mail address such as hello@example.com", m.MailFromAddress)
+	}
+	if m.FrontendURL != "" {
+		u, err := url.Parse(m.FrontendURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("FRONTEND_URL: %q is not an absolute http(s) URL", m.FrontendURL)
+		}
+	}
+	return nil
+}
+
+// mailWarning is what serve warns of at start: mail that goes to the log
+// in production, where nobody reads it as mail.
+func (e environment) mailWarning() string {
+	if e.AppEnv == "production" && e.MailMailer == mail.MailerLog {
+		return "MAIL_MAILER=log in production: mails go to the log, not to their receivers; set MAIL_MAILER=smtp"
+	}
+	return ""
+}
+
+// mail is the mail adapters' configuration; MAIL_FROM_NAME falls back to
+// APP_NAME, as Laravel's does.
+func (m Mail) mail() mail.Config {
+	return mail.Config{
+		Mailer: m.MailMailer, Host: m.MailHost, Port: m.MailPort, Scheme: m.MailScheme,
+		Username: m.MailUsername, Password: m.MailPassword,
+		FromAddress: m.MailFromAddress, FromName: cmp.Or(m.MailFromName, m.AppName),
+		EHLODomain: m.MailEHLODomain, AppName: m.AppName,
 	}
 }
 

@@ -6,6 +6,7 @@
 //	inkwell tokens revoke --email E --name N    revoke a user's tokens by name
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
+//	inkwell key generate                        print a new APP_KEY
 //	inkwell help [command]                      show the help of inkwell or a command
 //
 // Help exits 0; a command line it cannot run exits 2 with the command's
@@ -42,7 +43,7 @@ func main() {
 // run parses the command line, then reads the configuration and runs the
 // command. Help is written to out.
 func run(ctx context.Context, args []string, out io.Writer) error {
-	act, err := root.parse(args)
+	cmd, act, err := root.parse(args)
 	var help helpRequest
 	if errors.As(err, &help) {
 		help.cmd.writeHelp(out)
@@ -50,6 +51,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if cmd.bare {
+		return act(ctx, environment{}, slog.New(slog.DiscardHandler), out)
 	}
 	cfg, err := loadConfig()
 	if err != nil {
@@ -87,6 +91,9 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	}
 	defer cleanup()
 	setGCPercent()
+	if w := cfg.mailWarning(); w != "" {
+		log.Warn(w)
+	}
 
 	if cfg.PprofAddr != "" {
 		stopProfiling, err := serveProfiles(cfg.PprofAddr, log)
@@ -158,13 +165,14 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 }
 
 // background runs what every replica does besides serving requests:
-// pruning the outbox and delivering webhooks. The function it returns
+// pruning the outbox, delivering webhooks and sending mail. The function it returns
 // stops them and waits until they have.
 func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { pruneEvents(ctx, svc.Events, log) })
 	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
+	wg.Go(func() { svc.Mail.Run(ctx, func(err error) { log.Error("mail", "err", err) }) })
 	return func() {
 		cancel()
 		wg.Wait()

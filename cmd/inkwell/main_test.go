@@ -187,6 +187,23 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"FILESYSTEM_DISK", "ftp"},
 		{"AWS_USE_PATH_STYLE_ENDPOINT", "maybe"},
 		{"AWS_ENDPOINT", "s3.example.net"},
+		{"APP_KEY", "base64:c2hvcnQ="},
+		{"VERIFICATION_EXPIRE", "0"},
+		{"VERIFICATION_EXPIRE", "1h"},
+		{"REMEMBER_LIFETIME", "-5"},
+		{"REQUIRE_VERIFIED_EMAIL", "sometimes"},
+		{"MAIL_MAILER", "sendmail"},
+		{"MAIL_PORT", "0"},
+		{"MAIL_PORT", "smtp"},
+		{"MAIL_SCHEME", "tls"},
+		{"MAIL_FROM_ADDRESS", "not an address"},
+		{"MAIL_FROM_ADDRESS", "Ann <ann@example.com>"},
+		{"MAIL_FROM_NAME", "Ink\r\nBcc: x@example.com"},
+		{"MAIL_RETRY_AFTER", "5"},
+		{"MAIL_RETRY_AFTER", "0s"},
+		{"PASSWORD_RESET_EXPIRE", "0"},
+		{"PASSWORD_RESET_THROTTLE", "-1"},
+		{"FRONTEND_URL", "app.example.com"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.key, tc.value)
@@ -198,6 +215,47 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 				t.Errorf("got a multi-line error: %q", err)
 			}
 		})
+	}
+}
+
+// TestMailSettings checks the mail keys' defaults and that MAIL_FROM_NAME
+// falls back to APP_NAME.
+func TestMailSettings(t *testing.T) {
+	for _, k := range []string{"MAIL_MAILER", "MAIL_PORT", "MAIL_FROM_NAME", "APP_NAME", "MAIL_RETRY_AFTER", "PASSWORD_RESET_EXPIRE"} {
+		unsetEnv(t, k)
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := cfg.service()
+	if svc.Mail.Mailer != "log" || svc.Mail.Port != 587 || svc.Mail.FromName != "Inkwell" || svc.MailQueue.RetryAfter != 5*time.Second || svc.PasswordReset.Lifetime != time.Hour {
+		t.Errorf("defaults: %+v, %+v, %+v", svc.Mail, svc.MailQueue, svc.PasswordReset)
+	}
+	t.Setenv("APP_NAME", "Quill")
+	if cfg, err = loadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.service().Mail.FromName; got != "Quill" {
+		t.Errorf("MAIL_FROM_NAME falls back to %q, want APP_NAME's Quill", got)
+	}
+}
+
+// TestMailLogWarnsInProduction checks that MAIL_MAILER=log is worth a
+// warning in production only.
+func TestMailLogWarnsInProduction(t *testing.T) {
+	for _, tc := range []struct {
+		env, mailer string
+		warn        bool
+	}{
+		{"development", "log", false},
+		{"production", "log", true},
+		{"production", "smtp", false},
+	} {
+		e := environment{AppEnv: tc.env, Mail: Mail{MailMailer: tc.mailer}}
+		if got := e.mailWarning() != ""; got != tc.warn {
+			t.Errorf("APP_ENV=%s MAIL_MAILER=%s: warning %v, want %v", tc.env, tc.mailer, got, tc.warn)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/mail/mailpittest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/standbytest"
 	"github.com/inkwell/inkwell/adapters/s3files/s3test"
@@ -54,6 +57,10 @@ func TestCluster(t *testing.T) {
 	pooled := pgbouncertest.URL(t, direct)
 	standby := pgbouncertest.URL(t, pair.StandbyURL)
 	bucket := s3test.Start(t).Bucket(t)
+	if os.Getenv("REQUIRE_CLUSTER") == "1" {
+		t.Setenv("REQUIRE_MAIL", "1")
+	}
+	mailpit := mailpittest.Start(t)
 	bin := build(t)
 
 	balancer := freeAddr(t)
@@ -69,9 +76,16 @@ func TestCluster(t *testing.T) {
 		"AWS_ENDPOINT=" + bucket.Endpoint,
 		"AWS_USE_PATH_STYLE_ENDPOINT=true",
 		"APP_URL=http://" + balancer,
+		// One key for every replica: a link or cookie one signs, another
+		// checks.
+		"APP_KEY=base64:" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)),
 		"BCRYPT_COST=4",
 		"LOGIN_MAX_ATTEMPTS=3",
 		"LOG_LEVEL=warn",
+		"MAIL_MAILER=smtp",
+		"MAIL_HOST=127.0.0.1",
+		"MAIL_PORT=" + strconv.Itoa(mailpit.SMTPPort),
+		"MAIL_FROM_ADDRESS=noreply@inkwell.test",
 	}
 	// The replicas start together, so they race for the migrations.
 	nodes := make([]*replica, replicas)
@@ -139,6 +153,80 @@ func TestCluster(t *testing.T) {
 		call(t, "POST", nodes[2].url+"/api/v1/logout", nil, "Authorization", "Bearer "+token).want(t, http.StatusOK)
 		for _, n := range nodes {
 			call(t, "GET", n.url+"/api/v1/user", nil, "Authorization", "Bearer "+token).want(t, http.StatusUnauthorized)
+		}
+	})
+
+	// mailsTo waits up to 10 s for n mails to to whose subject holds
+	// subject and returns those that arrived: registrations mail too.
+	mailsTo := func(t *testing.T, to, subject string, n int) []mailpittest.Message {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			var got []mailpittest.Message
+			for _, m := range mailpit.Messages() {
+				if len(m.To) == 1 && m.To[0].Address == to && strings.Contains(m.Subject, subject) {
+					got = append(got, m)
+				}
+			}
+			if len(got) >= n || time.Now().After(deadline) {
+				return got
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+
+	t.Run("a verification link one replica mailed verifies on another", func(t *testing.T) {
+		reg := call(t, "POST", nodes[1].url+"/api/v1/register", jsonBody(map[string]any{
+			"name": "Vi", "email": "vi@example.com", "password": "password1", "password_confirmation": "password1",
+		}))
+		reg.want(t, http.StatusCreated)
+		got := mailsTo(t, "vi@example.com", "verify your email", 1)
+		if len(got) != 1 {
+			t.Fatalf("%d verification mails arrived, want 1", len(got))
+		}
+		link := regexp.MustCompile(`(http://\S+?)(/api/v1/verify-email/\S+)`).FindStringSubmatch(got[0].Text)
+		if link == nil || link[1] != lb {
+			t.Fatalf("no verification link under APP_URL in:\n%s", got[0].Text)
+		}
+		// Signed by one replica, checked by another and through the
+		// balancer: every replica holds the same APP_KEY.
+		call(t, "GET", nodes[2].url+link[2], nil).want(t, http.StatusOK)
+		call(t, "GET", lb+link[2], nil).want(t, http.StatusOK)
+		me := call(t, "GET", nodes[0].url+"/api/v1/user", nil, "Authorization", "Bearer "+reg.body["token"].(string))
+		me.want(t, http.StatusOK)
+		if me.body["email_verified_at"] == nil {
+			t.Errorf("email_verified_at is null after the link")
+		}
+	})
+
+	t.Run("a reset asked on one replica completes on another", func(t *testing.T) {
+		call(t, "POST", nodes[0].url+"/api/v1/register", jsonBody(map[string]any{
+			"name": "Rae", "email": "rae@example.com", "password": "password1", "password_confirmation": "password1",
+		})).want(t, http.StatusCreated)
+		forgot := func(n *replica) {
+			call(t, "POST", n.url+"/api/v1/forgot-password", jsonBody(map[string]any{"email": "rae@example.com"})).want(t, http.StatusOK)
+		}
+		forgot(nodes[1])
+		got := mailsTo(t, "rae@example.com", "reset your password", 1)
+		if len(got) != 1 {
+			t.Fatalf("%d mails arrived, want 1", len(got))
+		}
+		// The throttle is counted in the database: another replica sends
+		// nothing more.
+		forgot(nodes[2])
+		forgot(nodes[0])
+		link := regexp.MustCompile(`(\S+)/password-reset/([A-Za-z0-9_-]{43})\?email=(\S+)`).FindStringSubmatch(got[0].Text)
+		if link == nil || link[1] != lb || link[3] != "rae%40example.com" {
+			t.Fatalf("no reset link under APP_URL in:\n%s", got[0].Text)
+		}
+		token := link[2]
+		call(t, "POST", nodes[2].url+"/api/v1/reset-password", jsonBody(map[string]any{
+			"token": token, "email": "rae@example.com", "password": "new-password", "password_confirmation": "new-password",
+		})).want(t, http.StatusOK)
+		call(t, "POST", nodes[0].url+"/api/v1/login", jsonBody(map[string]any{"email": "rae@example.com", "password": "new-password"})).want(t, http.StatusOK)
+		time.Sleep(1500 * time.Millisecond) // longer than a worker's poll
+		if n := len(mailsTo(t, "rae@example.com", "reset your password", 1)); n != 1 {
+			t.Errorf("%d reset mails arrived, want 1: the throttle holds across replicas", n)
 		}
 	})
 

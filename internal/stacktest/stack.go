@@ -11,6 +11,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/clock"
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/localfs"
+	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/adapters/random"
 	"github.com/inkwell/inkwell/adapters/webhooks"
@@ -59,7 +60,23 @@ type Options struct {
 	// service's defaults, 10 and 50, when zero, and no cap when negative.
 	MaxStreamsPerToken   int
 	MaxStreamsPerAddress int
+	// RequireVerifiedEmail lets only verified accounts write
+	// (REQUIRE_VERIFIED_EMAIL).
+	RequireVerifiedEmail bool
+	// Mailer sends the outbox's mails; by default an inbox, which
+	// Stack.Inbox names.
+	Mailer ports.Mailer
+	// Mail are the outbox's settings; From is noreply@inkwell.test when
+	// empty.
+	Mail app.MailConfig
+	// PasswordReset are the reset settings: an hour's links and a minute's
+	// throttle when zero.
+	PasswordReset app.PasswordResetConfig
 }
+
+// AppKey is the APP_KEY of every stack, which signs its verification links
+// and remember cookies.
+var AppKey = []byte("stacktest-app-key-of-32-bytes!!!")
 
 // Stack is the service's use cases over one store, as the service builds
 // them, with a clock the test moves and the folder that keeps the uploaded
@@ -70,6 +87,12 @@ type Stack struct {
 	Storage  string
 	// Webhooks is the webhook worker, which tests run a step at a time.
 	Webhooks *app.WebhookWorker
+	// Mail is the mail worker, which tests run a step at a time or start;
+	// Outbox wakes it.
+	Mail   *app.MailWorker
+	Outbox *app.Outbox
+	// Inbox holds what the mail worker sent, when Options.Mailer is unset.
+	Inbox *mail.Inbox
 }
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases and
@@ -89,16 +112,32 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		storage = tb.TempDir()
 		o.Files = localfs.New(localfs.Config{Dir: storage})
 	}
+	var inbox *mail.Inbox
+	if o.Mailer == nil {
+		inbox = mail.NewInbox()
+		o.Mailer = inbox
+	}
+	o.Mail.From = cmp.Or(o.Mail.From, "noreply@inkwell.test")
+	o.PasswordReset.Lifetime = cmp.Or(o.PasswordReset.Lifetime, time.Hour)
+	o.PasswordReset.Throttle = cmp.Or(o.PasswordReset.Throttle, time.Minute)
+	composer, err := mail.NewComposer(mail.Config{AppName: "Inkwell"})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	clk := clock.NewFixed(Start)
+	secrets := random.NewSecrets()
+	outbox := app.NewOutbox(composer, secrets, clk, o.Mail)
 	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
 	uc := inkwell.NewUseCases(store,
 		o.Hasher,
-		random.NewSecrets(),
+		secrets,
 		o.Files,
 		clk,
 		sender,
-		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts},
-		app.SessionsConfig{Lifetime: o.SessionLifetime},
+		outbox,
+		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
+		app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
+		app.VerificationConfig{Key: AppKey, Expire: time.Hour},
 		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
 		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
 		app.EventsConfig{
@@ -110,7 +149,11 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 			MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
 			MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
 		},
+		o.PasswordReset,
 	)
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
-	return Stack{Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker}
+	return Stack{
+		Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker,
+		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
+	}
 }

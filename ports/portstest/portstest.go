@@ -44,6 +44,8 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Events", eventTests},
 		{"Webhooks", webhookTests},
 		{"IDs", idTests},
+		{"Mails", mailTests},
+		{"PasswordResets", passwordResetTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -1,6 +1,7 @@
 package portstest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,6 +19,8 @@ var userTests = []storeTest{
 	{"Lock", testUserLock},
 	{"Delete", testUserDelete},
 	{"ByIDs", testUserByIDs},
+	{"SetRememberToken", testUserSetRememberToken},
+	{"MarkEmailVerified", testUserMarkEmailVerified},
 }
 
 func testUserRoundTrip(t *testing.T, st ports.Store) {
@@ -91,6 +94,11 @@ func testUserNotFound(t *testing.T, st ports.Store) {
 			return r.Users.Update(ctx, u)
 		}},
 		{"Delete", func(r ports.Repos) error { return r.Users.Delete(ctx, missingID) }},
+		{"SetRememberToken", func(r ports.Repos) error { return r.Users.SetRememberToken(ctx, missingID, "r") }},
+		{"MarkEmailVerified", func(r ports.Repos) error {
+			_, err := r.Users.MarkEmailVerified(ctx, missingID, existing.Email, at(time.Hour))
+			return err
+		}},
 	}
 	for _, c := range calls {
 		for _, w := range bothPlaces {
@@ -316,5 +324,118 @@ func testUserByIDs(t *testing.T, st ports.Store) {
 			}
 			check(t, what, got, tc.want)
 		}
+	}
+}
+
+func testUserSetRememberToken(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	u := newUser("Ann", "ann@example.com")
+	u.RememberToken = "first"
+	u = createUser(t, r, u)
+	other := createUser(t, r, newUser("Bob", "bob@example.com"))
+
+	for i, token := range []string{"second", "third"} {
+		w := bothPlaces[i%len(bothPlaces)]
+		err := w.run(ctx, st, func(r ports.Repos) error { return r.Users.SetRememberToken(ctx, u.ID, token) })
+		if !checkErr(t, fmt.Sprintf("Users.SetRememberToken(%q) %s", token, w.name), err, nil) {
+			continue
+		}
+		// Only the token changes: UpdatedAt stays, as the token is not
+		// part of what the API shows.
+		want := u
+		want.RememberToken = token
+		got, err := r.Users.ByID(ctx, u.ID)
+		if checkErr(t, "Users.ByID", err, nil) {
+			check(t, fmt.Sprintf("user after Users.SetRememberToken(%q)", token), got, want)
+		}
+	}
+	got, err := r.Users.ByID(ctx, other.ID)
+	if checkErr(t, "Users.ByID of the other user", err, nil) {
+		check(t, "the other user after another's SetRememberToken", got, other)
+	}
+
+	// A rollback keeps the old token.
+	boom := errors.New("roll back")
+	err = st.InTx(ctx, func(r ports.Repos) error {
+		if err := r.Users.SetRememberToken(ctx, u.ID, "rolled-back"); err != nil {
+			return err
+		}
+		return boom
+	})
+	checkErr(t, "InTx rolled back after SetRememberToken", err, boom)
+	got, err = r.Users.ByID(ctx, u.ID)
+	if checkErr(t, "Users.ByID after the rollback", err, nil) && got.RememberToken != "third" {
+		t.Errorf("RememberToken after the rollback = %q, want %q", got.RememberToken, "third")
+	}
+}
+
+func testUserMarkEmailVerified(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	u := createUser(t, r, newUser("Ann", "Ann@Example.com"))
+	other := createUser(t, r, newUser("Bob", "bob@example.com"))
+
+	// The address must match as stored: another spelling of it is another
+	// address for verification, as its sha1 differs.
+	for _, email := range []string{"ann@example.com", "other@example.com", ""} {
+		marked, err := r.Users.MarkEmailVerified(ctx, u.ID, email, at(time.Hour))
+		if checkErr(t, fmt.Sprintf("Users.MarkEmailVerified(%q)", email), err, nil) && marked {
+			t.Errorf("Users.MarkEmailVerified(%q) of a user with %q = true, want false", email, u.Email)
+		}
+	}
+	got, err := r.Users.ByID(ctx, u.ID)
+	if checkErr(t, "Users.ByID", err, nil) {
+		check(t, "user after refused MarkEmailVerified", got, u)
+	}
+
+	var marked bool
+	err = st.InTx(ctx, func(r ports.Repos) error {
+		var err error
+		marked, err = r.Users.MarkEmailVerified(ctx, u.ID, u.Email, at(time.Hour+time.Microsecond))
+		return err
+	})
+	if checkErr(t, "Users.MarkEmailVerified in a transaction", err, nil) && !marked {
+		t.Errorf("Users.MarkEmailVerified of an unverified user with its address = false, want true")
+	}
+	want := u
+	want.EmailVerifiedAt = ptr(at(time.Hour + time.Microsecond))
+	want.UpdatedAt = at(time.Hour + time.Microsecond)
+	got, err = r.Users.ByID(ctx, u.ID)
+	if checkErr(t, "Users.ByID", err, nil) {
+		check(t, "user after MarkEmailVerified", got, want)
+	}
+
+	// A second proof changes nothing: the first time stays.
+	marked, err = r.Users.MarkEmailVerified(ctx, u.ID, u.Email, at(2*time.Hour))
+	if checkErr(t, "Users.MarkEmailVerified again", err, nil) && marked {
+		t.Errorf("Users.MarkEmailVerified of a verified user = true, want false")
+	}
+	got, err = r.Users.ByID(ctx, u.ID)
+	if checkErr(t, "Users.ByID", err, nil) {
+		check(t, "user after a second MarkEmailVerified", got, want)
+	}
+
+	// Update clears the verification (a changed address), and the new
+	// address can then be verified.
+	changed := want
+	changed.Email, changed.EmailVerifiedAt, changed.UpdatedAt = "ann@new.example", nil, at(3*time.Hour)
+	must(t, "Users.Update", r.Users.Update(ctx, changed))
+	got, err = r.Users.ByID(ctx, u.ID)
+	if checkErr(t, "Users.ByID", err, nil) {
+		check(t, "user after Update cleared the verification", got, changed)
+	}
+	marked, err = r.Users.MarkEmailVerified(ctx, u.ID, u.Email, at(4*time.Hour))
+	if checkErr(t, "Users.MarkEmailVerified with the old address", err, nil) && marked {
+		t.Errorf("Users.MarkEmailVerified with the address the user gave up = true, want false")
+	}
+	marked, err = r.Users.MarkEmailVerified(ctx, u.ID, changed.Email, at(5*time.Hour))
+	if checkErr(t, "Users.MarkEmailVerified with the new address", err, nil) && !marked {
+		t.Errorf("Users.MarkEmailVerified with the new address = false, want true")
+	}
+
+	got, err = r.Users.ByID(ctx, other.ID)
+	if checkErr(t, "Users.ByID of the other user", err, nil) {
+		check(t, "the other user", got, other)
 	}
 }

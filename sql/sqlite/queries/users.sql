@@ -31,3 +31,16 @@ WHERE id = @id;
 
 -- name: DeleteUser :execrows
 DELETE FROM users WHERE id = @id;
+
+-- SetRememberToken replaces the token that remember-me cookies carry. It
+-- leaves updated_at alone: the token is not part of what the API shows.
+-- name: SetRememberToken :execrows
+UPDATE users SET remember_token = @remember_token WHERE id = @id;
+
+-- MarkEmailVerified sets email_verified_at only while the address is still
+-- the one that was proven and no earlier proof is recorded.
+-- name: MarkEmailVerified :execrows
+UPDATE users
+SET email_verified_at = @email_verified_at,
+    updated_at = @updated_at
+WHERE id = @id AND email = @email AND email_verified_at IS NULL;

@@ -50,6 +50,31 @@ type IdempotencyKey struct {
 	ExpiresAt   pgtype.Timestamptz
 }
 
+type MailOutbox struct {
+	ID            int64
+	MessageID     string
+	Recipient     string
+	Subject       string
+	TextBody      string
+	HtmlBody      string
+	Status        string
+	Attempts      int32
+	NextAttemptAt pgtype.Timestamptz
+	ClaimedUntil  pgtype.Timestamptz
+	LastError     string
+	SentAt        pgtype.Timestamptz
+	ExpiresAt     pgtype.Timestamptz
+	CreatedAt     pgtype.Timestamptz
+	UpdatedAt     pgtype.Timestamptz
+}
+
+type PasswordReset struct {
+	UserID    int64
+	TokenHash string
+	CreatedAt pgtype.Timestamptz
+	ExpiresAt pgtype.Timestamptz
+}
+
 type Person struct {
 	ID        int64
 	Name      string

@@ -168,6 +168,48 @@ func (q *Queries) LockUser(ctx context.Context, id int64) (User, error) {
 	return i, err
 }
 
+const markEmailVerified = `-- name: MarkEmailVerified :execrows
+UPDATE users
+SET email_verified_at = $1,
+    updated_at = $1
+WHERE id = $2 AND email = $3 AND email_verified_at IS NULL
+`
+
+type MarkEmailVerifiedParams struct {
+	VerifiedAt pgtype.Timestamptz
+	ID         int64
+	Email      string
+}
+
+// MarkEmailVerified sets email_verified_at only while the address is still
+// the one that was proven and no earlier proof is recorded.
+func (q *Queries) MarkEmailVerified(ctx context.Context, arg MarkEmailVerifiedParams) (int64, error) {
+	result, err := q.db.Exec(ctx, markEmailVerified, arg.VerifiedAt, arg.ID, arg.Email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const setRememberToken = `-- name: SetRememberToken :execrows
+UPDATE users SET remember_token = $1 WHERE id = $2
+`
+
+type SetRememberTokenParams struct {
+	RememberToken string
+	ID            int64
+}
+
+// SetRememberToken replaces the token that remember-me cookies carry. It
+// leaves updated_at alone: the token is not part of what the API shows.
+func (q *Queries) SetRememberToken(ctx context.Context, arg SetRememberTokenParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setRememberToken, arg.RememberToken, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const updateUser = `-- name: UpdateUser :execrows
 UPDATE users SET
     name = $1,

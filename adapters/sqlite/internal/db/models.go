@@ -45,6 +45,31 @@ type IdempotencyKey struct {
 	ExpiresAt   int64
 }
 
+type MailOutbox struct {
+	ID            int64
+	MessageID     string
+	Recipient     string
+	Subject       string
+	TextBody      string
+	HtmlBody      string
+	Status        string
+	Attempts      int64
+	NextAttemptAt int64
+	ClaimedUntil  sql.NullInt64
+	LastError     string
+	SentAt        sql.NullInt64
+	ExpiresAt     int64
+	CreatedAt     int64
+	UpdatedAt     int64
+}
+
+type PasswordReset struct {
+	UserID    int64
+	TokenHash string
+	CreatedAt int64
+	ExpiresAt int64
+}
+
 type Person struct {
 	ID        int64
 	Name      string

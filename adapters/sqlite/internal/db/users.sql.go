@@ -155,6 +155,54 @@ func (q *Queries) GetUsersByIDs(ctx context.Context, ids []int64) ([]User, error
 	return items, nil
 }
 
+const markEmailVerified = `-- name: MarkEmailVerified :execrows
+UPDATE users
+SET email_verified_at = ?1,
+    updated_at = ?2
+WHERE id = ?3 AND email = ?4 AND email_verified_at IS NULL
+`
+
+type MarkEmailVerifiedParams struct {
+	EmailVerifiedAt sql.NullInt64
+	UpdatedAt       int64
+	ID              int64
+	Email           string
+}
+
+// MarkEmailVerified sets email_verified_at only while the address is still
+// the one that was proven and no earlier proof is recorded.
+func (q *Queries) MarkEmailVerified(ctx context.Context, arg MarkEmailVerifiedParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, markEmailVerified,
+		arg.EmailVerifiedAt,
+		arg.UpdatedAt,
+		arg.ID,
+		arg.Email,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const setRememberToken = `-- name: SetRememberToken :execrows
+UPDATE users SET remember_token = ?1 WHERE id = ?2
+`
+
+type SetRememberTokenParams struct {
+	RememberToken string
+	ID            int64
+}
+
+// SetRememberToken replaces the token that remember-me cookies carry. It
+// leaves updated_at alone: the token is not part of what the API shows.
+func (q *Queries) SetRememberToken(ctx context.Context, arg SetRememberTokenParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, setRememberToken, arg.RememberToken, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const updateUser = `-- name: UpdateUser :execrows
 UPDATE users
 SET name = ?1,

@@ -1,0 +1,48 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/ports"
+)
+
+// verifyEmail checks a mailed verification link. It needs no token: the
+// signature is the credential, so the link works on whatever device the
+// mail is opened. The path and query go to the use case as the request line
+// carried them, undecoded, since that is what was signed. A link used again
+// answers "Email already verified.", or the same redirect.
+func (s *Server) verifyEmail(c *fiber.Ctx) error {
+	uri := c.Request().URI()
+	verified, err := s.verification.Verify(c.UserContext(), ports.VerifyInput{
+		ID:       c.Params("id"),
+		Hash:     c.Params("hash"),
+		Path:     string(uri.PathOriginal()),
+		RawQuery: string(uri.QueryString()),
+	})
+	if err != nil {
+		return err
+	}
+	if s.cfg.FrontendURL != "" {
+		return c.Redirect(strings.TrimRight(s.cfg.FrontendURL, "/")+"/email-verified?verified=1", http.StatusFound)
+	}
+	if !verified {
+		return sendJSON(c, http.StatusOK, message{"Email already verified."})
+	}
+	return sendJSON(c, http.StatusOK, message{"Email verified."})
+}
+
+// sendVerification mails the actor a new verification link.
+func (s *Server) sendVerification(c *fiber.Ctx) error {
+	actor, _ := actorOf(c)
+	sent, err := s.verification.Send(c.UserContext(), actor, s.baseURL(c))
+	if err != nil {
+		return err
+	}
+	if !sent {
+		return sendJSON(c, http.StatusOK, message{"Email already verified."})
+	}
+	return sendJSON(c, http.StatusAccepted, message{"Verification link sent."})
+}
