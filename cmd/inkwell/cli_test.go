@@ -339,8 +339,12 @@ func TestUnwritablePathsStopTheStart(t *testing.T) {
 			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s is not a folder; fix its permissions or STORAGE_DIR", file, file)},
 		{"SQLite file a folder", dir, []string{"DATABASE_URL=sqlite://" + folderDB, port},
 			fmt.Sprintf("DATABASE_URL: the SQLite file %s cannot be written: %s: is a directory; fix its permissions or DATABASE_URL", folderDB, folderDB)},
-		{"default SQLite folder a file", dataFile, []string{port},
+		{"default SQLite folder a file", dataFile, []string{port, "APP_KEY=" + newAppKey()},
 			"DATABASE_URL: not set, and the default SQLite file ./data/inkwell.db cannot be written: data is not a folder; set DATABASE_URL or fix that folder"},
+		// Without APP_KEY development keeps its key in ./data as well, and
+		// that is the first thing read.
+		{"default key folder a file", dataFile, []string{port},
+			"APP_KEY: empty, and data/app.key cannot be read: open data/app.key: not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runInkwell(t, tc.cwd, tc.env)
