@@ -101,7 +101,15 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	}
 	now := p.clock.Now()
 	post, err := domain.NewPost(actor.User.ID, in.Title, in.Body, in.Status, now)
-	if err != nil {
+	var vs domain.Violations
+	if de, ok := domain.AsError(err); ok && de.Kind == domain.Invalid {
+		vs = append(vs, de.Fields...)
+	} else if err != nil {
+		return ports.PostView{}, err
+	}
+	vs.Add("tags", domain.CheckPostTags(in.TagIDs))
+	vs.Add("image", checkUpload(in.Image, domain.MaxPostImageKilobytes))
+	if err := vs.Err(); err != nil {
 		return ports.PostView{}, err
 	}
 	image, err := p.saveImage(ctx, in.Image)
@@ -154,6 +162,16 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
 	if err := actor.CheckWrite(); err != nil {
+		return ports.PostView{}, err
+	}
+	var vs domain.Violations
+	if patch.TagIDs.Set {
+		vs.Add("tags", domain.CheckPostTags(patch.TagIDs.Value))
+	}
+	if patch.Image.Set {
+		vs.Add("image", checkUpload(patch.Image.Value, domain.MaxPostImageKilobytes))
+	}
+	if err := vs.Err(); err != nil {
 		return ports.PostView{}, err
 	}
 	var newImage string
@@ -262,6 +280,21 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, 
 		return domain.Post{}, domain.ErrPreconditionFailed
 	}
 	return post, nil
+}
+
+// checkUpload returns the rules an uploaded image of at most maxKB
+// kilobytes breaks (domain.CheckImage), none for no image. An image whose
+// extension is not the one its header gives is not the image it claims to
+// be.
+func checkUpload(img *ports.Image, maxKB int) []domain.Rule {
+	if img == nil {
+		return nil
+	}
+	h, rules := domain.CheckImage(img.Data, maxKB)
+	if rules == nil && img.Ext != h.Ext {
+		rules = []domain.Rule{domain.RuleImage, domain.ImageMimes}
+	}
+	return rules
 }
 
 func (p *Posts) saveImage(ctx context.Context, img *ports.Image) (string, error) {

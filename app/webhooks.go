@@ -89,6 +89,9 @@ func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.Webh
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Webhook{}, err
 	}
+	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
+		return domain.Webhook{}, err
+	}
 	if !w.sender.Allowed(in.URL) {
 		return domain.Webhook{}, domain.ErrWebhookURL
 	}
@@ -134,6 +137,9 @@ func (w *Webhooks) Get(ctx context.Context, actor domain.Actor, id int64) (domai
 // Replace implements ports.Webhooks.
 func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.WebhookInput) (domain.Webhook, error) {
 	if err := actor.CheckWrite(); err != nil {
+		return domain.Webhook{}, err
+	}
+	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
 		return domain.Webhook{}, err
 	}
 	if !w.sender.Allowed(in.URL) {

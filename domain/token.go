@@ -190,3 +190,38 @@ func (a Actor) CanAll(abilities ...string) bool {
 func (a Actor) CanAny(abilities ...string) bool {
 	return a.Token == nil || a.Token.CanAny(abilities...)
 }
+
+// Bounds of a token that a user asks for.
+const (
+	// MaxTokenNameLength bounds a token's name, in characters.
+	MaxTokenNameLength = 255
+	// MaxTokenAbilities bounds how many abilities one token lists, and
+	// MaxAbilityLength how long each is, in characters.
+	MaxTokenAbilities = 50
+	MaxAbilityLength  = 255
+	// MinTokenLifetime and MaxTokenLifetime bound the lifetime a user
+	// chooses for a token: a minute to a year (525,600 minutes).
+	MinTokenLifetime = time.Minute
+	MaxTokenLifetime = 365 * 24 * time.Hour
+)
+
+// CheckTokenRequest reports every rule that a token a user asks for breaks:
+// the name is required and at most MaxTokenNameLength characters, the
+// abilities at most MaxTokenAbilities of at most MaxAbilityLength
+// characters each, and a chosen lifetime (zero: the service's default)
+// from MinTokenLifetime to MaxTokenLifetime, named in whole minutes as a
+// request carries it (expires_in_minutes).
+func CheckTokenRequest(name string, abilities []string, lifetime time.Duration) error {
+	var vs Violations
+	vs.Add("name", checkText(name, MaxTokenNameLength))
+	if len(abilities) > MaxTokenAbilities {
+		vs.Add("abilities", []Rule{RuleN(RuleMaxItems, MaxTokenAbilities)})
+	}
+	for i, a := range abilities {
+		vs.Add("abilities."+strconv.Itoa(i), checkLength(a, MaxAbilityLength))
+	}
+	if lifetime != 0 {
+		vs.Add("expires_in_minutes", checkRange(int64(lifetime/time.Minute), int64(MinTokenLifetime/time.Minute), int64(MaxTokenLifetime/time.Minute)))
+	}
+	return vs.Err()
+}

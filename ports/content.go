@@ -6,8 +6,11 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// Image is an uploaded image that the HTTP layer has already decoded and
-// checked; Ext is its canonical extension (".jpg", ".png", ".gif", ".webp").
+// Image is an uploaded image: its bytes, and the extension its header gives
+// (domain.DecodeImageHeader: ".jpg", ".png", ".gif", ".webp"). The use
+// cases check it with domain.CheckImage, so a transport passes on what it
+// received; one that checks it too does so only to report every field at
+// once.
 type Image struct {
 	Data []byte
 	Ext  string
@@ -70,12 +73,15 @@ type Posts interface {
 	Show(ctx context.Context, viewer int64, id int64, withComments bool) (PostView, error)
 	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
 	// the actor lacks posts:write; an Invalid error naming each field that
-	// breaks domain.NewPost's rules, or each unknown tag (tags.N, exists).
+	// breaks domain.NewPost's rules, domain.CheckPostTags or
+	// domain.CheckImage (of at most domain.MaxPostImageKilobytes), or each
+	// unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
 	// for anybody but the author, domain.ErrInvalidAbility for a token
-	// without posts:write; an Invalid error for a title or body the post
-	// refuses, a status it can't move to, or an unknown tag;
+	// without posts:write; an Invalid error for tags or an image that break
+	// Create's rules, a title or body the post refuses, a status it can't
+	// move to, or an unknown tag;
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
 	// Delete removes the post, its comments and its image.

@@ -15,8 +15,8 @@ import (
 const apiV1 = "/api/v1"
 
 // maxPostTags bounds the tags of one post, so that a request can't make
-// the store look up an unbounded list of ids.
-const maxPostTags = 100
+// the store look up an unbounded list of ids; the use case checks it again.
+const maxPostTags = domain.MaxPostTags
 
 func (s *Server) listPosts(c *fiber.Ctx) error {
 	f, filterErr := postFilter(c)
