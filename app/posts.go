@@ -29,7 +29,14 @@ var _ ports.Posts = (*Posts)(nil)
 
 // List implements ports.Posts: the page with its authors and tags, and the
 // total, which the store reads in a fixed number of round trips.
-func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+func (p *Posts) List(ctx context.Context, actor domain.Actor, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return nil, 0, err
+	}
+	if err := domain.CheckPageSize(page.Limit); err != nil {
+		return nil, 0, err
+	}
+	f.Viewer = actor.User.ID
 	views, total, err := p.store.Repos().PostViews.ListViews(readBy(ctx, f.Viewer), f, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
@@ -39,7 +46,14 @@ func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) (
 
 // ListAfter implements ports.Posts. It reads one post more than asked to
 // learn whether another page follows.
-func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
+func (p *Posts) ListAfter(ctx context.Context, actor domain.Actor, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return nil, nil, err
+	}
+	if err := domain.CheckPageSize(limit); err != nil {
+		return nil, nil, err
+	}
+	f.Viewer = actor.User.ID
 	views, err := p.store.Repos().PostViews.ListViewsAfter(readBy(ctx, f.Viewer), f, cursor, limit+1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list posts: %w", err)
@@ -57,7 +71,11 @@ func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports
 // author, its tags and its comments together. A draft the viewer may not see
 // is read to no purpose, but it is not found all the same; drafts of others
 // are rarely asked for.
-func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments bool) (ports.PostView, error) {
+func (p *Posts) Show(ctx context.Context, actor domain.Actor, id int64, withComments bool) (ports.PostView, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return ports.PostView{}, err
+	}
+	viewer := actor.User.ID
 	comments := 0
 	if withComments {
 		comments = ports.ShowComments
@@ -93,6 +111,9 @@ const createAttempts = 3
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
+	if err := actor.CheckPostWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return ports.PostView{}, err
 	}
@@ -161,6 +182,9 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // representation's author is the actor; its tags are those the transaction
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
+	if err := actor.CheckPostWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return ports.PostView{}, err
 	}
@@ -233,6 +257,9 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 
 // Delete implements ports.Posts.
 func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := actor.CheckPostWrite(); err != nil {
+		return err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}

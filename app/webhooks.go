@@ -186,6 +186,9 @@ func (w *Webhooks) Delete(ctx context.Context, actor domain.Actor, id int64) err
 
 // Deliveries implements ports.Webhooks.
 func (w *Webhooks) Deliveries(ctx context.Context, actor domain.Actor, id int64, page ports.Page) ([]domain.Delivery, int, error) {
+	if err := domain.CheckPageSize(page.Limit); err != nil {
+		return nil, 0, err
+	}
 	repos := w.store.Repos()
 	if _, err := ownWebhook(ctx, repos, actor, id, false); err != nil {
 		return nil, 0, fmt.Errorf("list deliveries of webhook %d: %w", id, err)

@@ -163,6 +163,61 @@ type Actor struct {
 	// lets only accounts that proved their address write
 	// (REQUIRE_VERIFIED_EMAIL).
 	VerifiedEmailRequired bool
+	// Gate is the ability gate the transport that authenticated the actor
+	// puts in front of the post use cases; the use cases check it
+	// (CheckPostRead, CheckPostWrite).
+	Gate Gate
+}
+
+// Gate is an ability gate that a transport's callers pass on top of what
+// every use case checks. The gate is chosen by the transport, per route or
+// API version, and carried by the actor, so that the use case checks it
+// whoever calls it.
+type Gate uint8
+
+// The gates.
+const (
+	// GateNone is API version 1's: reading posts is open to anyone, and
+	// each write checks posts:write itself (ErrCannotCreatePosts,
+	// ErrInvalidAbility).
+	GateNone Gate = iota
+	// GatePostAbilities is API version 2's, Sanctum's ability middleware:
+	// reading posts needs an actor holding posts:read or posts:write, and
+	// writing them posts:write, before anything else is looked at.
+	GatePostAbilities
+)
+
+// CheckPostRead returns what the actor's gate refuses to a read of posts:
+// ErrUnauthenticated for nobody, ErrInvalidAbility for a token holding
+// neither posts:read nor posts:write. GateNone refuses nothing.
+func (a Actor) CheckPostRead() error {
+	if a.Gate != GatePostAbilities {
+		return nil
+	}
+	if a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	if !a.CanAny(AbilityPostsRead, AbilityPostsWrite) {
+		return ErrInvalidAbility
+	}
+	return nil
+}
+
+// CheckPostWrite returns what the actor's gate refuses to a write of
+// posts: ErrUnauthenticated for nobody, ErrInvalidAbility for a token
+// without posts:write. GateNone refuses nothing here; the writes check
+// posts:write themselves.
+func (a Actor) CheckPostWrite() error {
+	if a.Gate != GatePostAbilities {
+		return nil
+	}
+	if a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	if !a.CanAll(AbilityPostsWrite) {
+		return ErrInvalidAbility
+	}
+	return nil
 }
 
 // CheckWrite returns ErrEmailNotVerified when the actor may not write yet:

@@ -86,7 +86,8 @@ type Webhooks interface {
 	// Delete removes the webhook and its deliveries. domain.ErrNotFound.
 	Delete(ctx context.Context, actor domain.Actor, id int64) error
 	// Deliveries returns one page of the webhook's deliveries, newest
-	// first, and their number. domain.ErrNotFound.
+	// first, and their number. domain.ErrNotFound; an Invalid error on
+	// per_page when the page breaks domain.CheckPageSize.
 	Deliveries(ctx context.Context, actor domain.Actor, id int64, page Page) ([]domain.Delivery, int, error)
 	// Retry makes a delivery due at once. domain.ErrNotFound.
 	Retry(ctx context.Context, actor domain.Actor, id, delivery int64) (domain.Delivery, error)
