@@ -77,6 +77,7 @@ type accountWorld struct {
 	sessions ports.Sessions
 	posts    ports.Posts
 	comments ports.Comments
+	webhooks ports.Webhooks
 }
 
 const lifetime = 10080 * time.Minute
@@ -95,6 +96,7 @@ func newAccountWorld(t *testing.T, store ports.Store) *accountWorld {
 		sessions: svc.Sessions,
 		posts:    svc.Posts,
 		comments: svc.Comments,
+		webhooks: svc.Webhooks,
 	}
 }
 

@@ -187,6 +187,17 @@ const (
 	GatePostAbilities
 )
 
+// CheckTokenPresented returns ErrUnauthenticated unless the actor
+// presented a personal access token: a browser session or nobody does not
+// pass. It is the gate of area B's writes when the service requires a
+// token for them (CRUD_AUTH=token).
+func (a Actor) CheckTokenPresented() error {
+	if a.Token == nil || a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	return nil
+}
+
 // CheckPostRead returns what the actor's gate refuses to a read of posts:
 // ErrUnauthenticated for nobody, ErrInvalidAbility for a token holding
 // neither posts:read nor posts:write. GateNone refuses nothing.
