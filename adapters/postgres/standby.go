@@ -96,8 +96,9 @@ func (rd *reads) stats() ports.ReadStats {
 	if sb := rd.standby; sb != nil {
 		st.HasStandby = true
 		st.Usable = sb.fresh(time.Now())
-		lag := sb.lag.Load()
-		st.Lag, st.LagKnown = time.Duration(lag), lag >= 0
+		if since := sb.lagSince.Load(); since >= 0 {
+			st.Lag, st.LagKnown = time.Since(time.Unix(0, since)), true
+		}
 	}
 	return st
 }
@@ -141,9 +142,12 @@ type standby struct {
 	// freshUntil is when, in Unix nanoseconds, the standby's data becomes
 	// older than maxLag; 0 while it may not be read.
 	freshUntil atomic.Int64
-	// lag is the lag measured at the last check in nanoseconds, -1 when it
-	// could not be measured.
-	lag atomic.Int64
+	// lagSince is when the newest commit the standby holds for certain was
+	// made, in Unix nanoseconds, as the last check found it; -1 when it is
+	// not known. The lag reported is the time since then, read when it is
+	// reported, so that it agrees with fresh, which turns false once that
+	// time is further back than the limit.
+	lagSince atomic.Int64
 
 	samples []walSample // the check goroutine's alone
 	usable  bool        // what the last check logged
@@ -202,7 +206,7 @@ func openStandby(ctx context.Context, sb Standby, primaryURL string, tracer *sta
 		every:   min(max(sb.MaxLag/4, 10*time.Millisecond), time.Second),
 		log:     sb.Log,
 	}
-	s.lag.Store(-1)
+	s.lagSince.Store(-1)
 	s.tick(ctx)
 	loop, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stop = stop
@@ -252,17 +256,17 @@ func (s *standby) tick(ctx context.Context) {
 	}
 	if errors.Is(err, errBehind) {
 		s.freshUntil.Store(0)
-		s.lag.Store(int64(lag))
+		s.lagSince.Store(time.Now().Add(-lag).UnixNano())
 		s.report(false, "postgres: standby skipped: it has not caught up", "lag_at_least", lag, "limit", s.maxLag)
 		return
 	}
 	if err != nil {
 		s.freshUntil.Store(0)
-		s.lag.Store(-1)
+		s.lagSince.Store(-1)
 		s.report(false, "postgres: standby skipped: cannot check it", "error", err)
 		return
 	}
-	s.lag.Store(int64(lag))
+	s.lagSince.Store(time.Now().Add(-lag).UnixNano())
 	until := caughtUp.Add(s.maxLag)
 	if lag > s.maxLag {
 		s.freshUntil.Store(0)
