@@ -8,6 +8,10 @@
 # Packages under adapters/internal/ hold what several adapters share (how
 # the SQL stores add up their post counters, say): any adapter may import
 # them, and they import only ports, domain and the standard library.
+# adapters/web is the leaf the driving adapters over HTTP (httpapi and the
+# admin console) share: session and CSRF mechanics, the client address and
+# the error kind -> status table. Exactly those two may import it, it may
+# import no other adapter, and (having no rule) names no store port.
 # Test-support packages, those whose last path element ends in "test"
 # (pgtest, openapitest, stacktest), may import any adapter, so no other
 # package may import them.
@@ -42,6 +46,11 @@ while read -r pkg imports; do
     case $imp in
       "$mod/app"|"$mod/app/"*) echo "arch: $pkg imports $imp"; fail=1 ;;
       "$mod/adapters/internal/"*) ;;
+      "$mod/adapters/web")
+        case $own in
+          httpapi|console|web) ;;
+          *) $support || { echo "arch: $pkg imports $imp (only driving adapters may)"; fail=1; } ;;
+        esac ;;
       "$mod/adapters/"*)
         $support && continue
         other=${imp#"$mod/adapters/"}; other=${other%%/*}
@@ -50,7 +59,8 @@ while read -r pkg imports; do
   done
 done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./adapters/...)
 
-# The HTTP adapter and the packages below it go through the use-case ports:
+# The driving adapters (HTTP, the admin console) and the packages below them
+# go through the use-case ports:
 # naming ports.Store or ports.Repos, or calling Repos(), would let a handler
 # skip the rules a use case applies. Imports cannot tell that (ports holds
 # both sides), so this reads the source of the files that make up the
@@ -64,7 +74,7 @@ while read -r pkg dir files; do
       echo "arch: driving adapter $pkg reaches the store in $f:"; echo "$hits" | sed 's/^/  /'; fail=1
     fi
   done
-done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}' ./adapters/httpapi/...)
+done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}' ./adapters/httpapi/... ./adapters/console/... ./adapters/web/...)
 
 # internal/demo comes with ports, whose Seeder names it.
 bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./adapters/internal/... |

@@ -16,6 +16,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -99,7 +100,7 @@ type Server struct {
 	events       ports.Events
 	webhooks     ports.Webhooks
 	auth         *authenticator
-	proxies      proxies
+	proxies      web.Proxies
 	app          *fiber.App
 	metrics      *metrics
 	labels       *routeLabels
@@ -148,7 +149,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		// makes Fiber's own Protocol, Hostname and IP, should anything call
 		// them, believe the same proxies and nobody else.
 		EnableTrustedProxyCheck: true,
-		TrustedProxies:          proxyList(cfg.TrustedProxies),
+		TrustedProxies:          web.ProxyList(cfg.TrustedProxies),
 	})
 	s.guardProtocol()
 	s.labels = &routeLabels{app: s.app}
