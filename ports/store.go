@@ -42,6 +42,8 @@ type Repos struct {
 	Mails MailRepository
 	// PasswordResets keeps each account's live password reset.
 	PasswordResets PasswordResetRepository
+	// Admin holds the console's reads across every user and the audit log.
+	Admin AdminRepository
 }
 
 // UserRepository keeps area A accounts.
