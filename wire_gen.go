@@ -56,7 +56,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	eventsConfig := cfg.Events
 	passwordResetConfig := cfg.PasswordReset
 	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
-	services := NewServices(useCases, store, fileStore)
+	console := NewConsole(config, log, useCases)
+	services := NewServices(useCases, store, fileStore, console)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
