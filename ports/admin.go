@@ -1,7 +1,10 @@
 package ports
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/inkwell/inkwell/domain"
@@ -255,4 +258,17 @@ type AdminRepository interface {
 	// Audit returns one page of the audit log, newest first (id
 	// descending), and how many rows it holds.
 	Audit(ctx context.Context, page Page) ([]domain.AuditEntry, int, error)
+}
+
+// NewestFailures orders failures newest first (by At, then delivery before
+// mail, then id descending) and keeps the first limit: how a store merges
+// its failed deliveries and mails.
+func NewestFailures(fs []AdminFailure, limit int) []AdminFailure {
+	slices.SortFunc(fs, func(a, b AdminFailure) int {
+		return cmp.Or(b.At.Compare(a.At), strings.Compare(a.Subject, b.Subject), cmp.Compare(b.ID, a.ID))
+	})
+	if limit >= 0 && len(fs) > limit {
+		fs = fs[:limit]
+	}
+	return fs
 }

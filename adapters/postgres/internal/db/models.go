@@ -8,6 +8,17 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type AdminAudit struct {
+	ID          int64
+	At          pgtype.Timestamptz
+	AdminID     int64
+	AdminEmail  string
+	Action      string
+	SubjectType string
+	SubjectID   int64
+	Address     string
+}
+
 type AuthorPostCount struct {
 	AuthorID  int64
 	Published int64
@@ -169,6 +180,7 @@ type User struct {
 	AvatarPath      string
 	CreatedAt       pgtype.Timestamptz
 	UpdatedAt       pgtype.Timestamptz
+	IsAdmin         bool
 }
 
 type Webhook struct {

@@ -1,0 +1,33 @@
+-- Admin rights and the console's audit log (DESIGN §10). Only the command
+-- line sets is_admin; the partial index keeps "inkwell admin list" and the
+-- check of a console request to the few admins.
+ALTER TABLE users ADD COLUMN is_admin boolean NOT NULL DEFAULT false;
+CREATE INDEX users_admins ON users (id) WHERE is_admin;
+
+-- The console searches accounts by a substring of the name or the e-mail,
+-- ignoring case: trigram indexes serve both sides of the OR (a bitmap OR
+-- of the two), as posts_title_trgm (0004) serves title searches. email_key
+-- is the address lower-cased already.
+CREATE INDEX users_name_trgm ON users USING gin (lower(name) gin_trgm_ops);
+CREATE INDEX users_email_key_trgm ON users USING gin (email_key gin_trgm_ops);
+
+-- One row per admin action, written in the action's transaction. No
+-- foreign key: a row outlives the admin's account and its subject, so it
+-- keeps the admin's e-mail as it was.
+CREATE TABLE admin_audit (
+    id           bigserial   PRIMARY KEY,
+    at           timestamptz NOT NULL,
+    admin_id     bigint      NOT NULL,
+    admin_email  text        NOT NULL,
+    action       text        NOT NULL,
+    subject_type text        NOT NULL,
+    subject_id   bigint      NOT NULL,
+    address      text        NOT NULL
+);
+
+-- The overview's recent failures and the webhooks page, failing first.
+CREATE INDEX webhook_deliveries_failures ON webhook_deliveries (updated_at, id) WHERE last_error <> '';
+CREATE INDEX mail_outbox_failures ON mail_outbox (updated_at, id) WHERE last_error <> '';
+CREATE INDEX mail_outbox_status ON mail_outbox (status, id);
+CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (id) WHERE status = 'failed';
+CREATE INDEX webhooks_failing ON webhooks ((disabled_at IS NULL), failures DESC, id);
