@@ -1,0 +1,277 @@
+package console_test
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// Sign-in: a wrong password shows the form again, an account without
+// admin rights is refused and keeps no session, and an admin lands on the
+// overview, signed in with an audited login, until signing out.
+func TestSignIn(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		b.register("Bob", "bob@example.com")
+
+		br := b.browser()
+		br.get("/admin/login")
+		a := br.submit("/admin/login", url.Values{"email": {"ada@example.com"}, "password": {"wrong password"}})
+		wantPage(t, a, http.StatusUnprocessableEntity)
+		if a.text("#login-error") == "" || a.doc.Find(`input[name="email"]`).AttrOr("value", "") != "ada@example.com" {
+			t.Errorf("the form does not say why: %.400s", a.body)
+		}
+		wantRedirect(t, br.get("/admin"), "/admin/login")
+
+		bob := b.browser()
+		a = bob.signIn("bob@example.com")
+		wantPage(t, a, http.StatusForbidden)
+		wantRedirect(t, bob.get("/admin"), "/admin/login")
+
+		a = br.signIn("ada@example.com")
+		wantRedirect(t, a, "/admin")
+		a = br.get("/admin")
+		wantPage(t, a, http.StatusOK)
+		if got := a.text("#count-users"); got != "2" {
+			t.Errorf("users counted: got %q, want 2", got)
+		}
+		a = br.get("/admin/audit")
+		wantPage(t, a, http.StatusOK)
+		if got := a.text("#audit tbody td.action"); got != "admin.login" {
+			t.Errorf("audit's latest action: got %q, want admin.login", got)
+		}
+
+		wantRedirect(t, br.submit("/admin/logout", nil), "/admin/login")
+		wantRedirect(t, br.get("/admin"), "/admin/login")
+	})
+}
+
+// Rights are read on every request: a revoke ends the console session's
+// access at once, with the 403 page, and no action goes through.
+func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		_, bobToken := b.register("Bob", "bob@example.com")
+		postID := b.post(bobToken, "Kept", "published")
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+		br.get("/admin/posts")
+		if _, err := b.svc.AdminRights.Revoke(context.Background(), "ada@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		wantPage(t, br.get("/admin/users"), http.StatusForbidden)
+		wantPage(t, br.submit("/admin/posts/"+strconv.FormatInt(postID, 10)+"/unpublish", nil), http.StatusForbidden)
+		if status, out := b.api("GET", "/api/v1/posts/"+strconv.FormatInt(postID, 10), "", nil); status != http.StatusOK {
+			t.Errorf("the post is gone from the API: %d %v", status, out)
+		}
+	})
+}
+
+// The vertical slice: find a user, see their tokens, revoke one, and the
+// API refuses that token afterwards; find a post, unpublish it, and the
+// API shows it no more to others; the audit page lists both.
+func TestRevokeTokenAndUnpublishPost(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		bobID, bobToken := b.register("Bob Builder", "bob@example.com")
+		b.register("Carol", "carol@example.com")
+		postID := b.post(bobToken, "Bob's first post", "published")
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+
+		a := br.get("/admin/users?q=builder")
+		wantPage(t, a, http.StatusOK)
+		if n := a.doc.Find("#users tbody tr").Length(); n != 1 || a.text("#users tbody a") != "Bob Builder" {
+			t.Fatalf("search for builder: %d rows: %.600s", n, a.body)
+		}
+		href := a.doc.Find("#users tbody a").AttrOr("href", "")
+		if href != "/admin/users/"+strconv.FormatInt(bobID, 10) {
+			t.Fatalf("user link %q", href)
+		}
+		a = br.get(href)
+		wantPage(t, a, http.StatusOK)
+		if a.text("#email") != "bob@example.com" || a.doc.Find("#tokens tbody form").Length() != 1 || a.doc.Find("#posts tbody tr").Length() != 1 {
+			t.Fatalf("user page: %.1500s", a.body)
+		}
+		action := a.doc.Find("#tokens tbody form").AttrOr("action", "")
+		a = br.submit(action, url.Values{"back": {href}})
+		wantRedirect(t, a, href)
+		a = br.get(href)
+		if a.text("#notice") != "The token was revoked." || a.doc.Find("#tokens tbody form").Length() != 0 {
+			t.Errorf("after the revoke: %.1500s", a.body)
+		}
+		if a = br.get(href); a.text("#notice") != "" {
+			t.Errorf("the notice shows twice")
+		}
+		if status, _ := b.api("GET", "/api/v1/user", bobToken, nil); status != http.StatusUnauthorized {
+			t.Errorf("the revoked token still works: %d", status)
+		}
+
+		a = br.get("/admin/posts?status=published&q=first")
+		wantPage(t, a, http.StatusOK)
+		row := a.doc.Find("#post-" + strconv.FormatInt(postID, 10))
+		if row.Length() != 1 {
+			t.Fatalf("post not listed: %.1500s", a.body)
+		}
+		unpublish := row.Find(`form[action$="/unpublish"]`).AttrOr("action", "")
+		wantRedirect(t, br.submit(unpublish, nil), "/admin/posts")
+		a = br.get("/admin/posts?status=draft")
+		if a.text("#notice") != "The post is a draft again." || a.doc.Find("#post-"+strconv.FormatInt(postID, 10)).Length() != 1 {
+			t.Errorf("after unpublishing: %.1500s", a.body)
+		}
+		if status, _ := b.api("GET", "/api/v1/posts/"+strconv.FormatInt(postID, 10), "", nil); status != http.StatusNotFound {
+			t.Errorf("the unpublished post is still public: %d", status)
+		}
+		// Unpublishing a draft is refused with a page, and changes nothing.
+		wantPage(t, br.submit(unpublish, nil), http.StatusUnprocessableEntity)
+
+		a = br.get("/admin/audit")
+		var actions []string
+		a.doc.Find("#audit tbody td.action").Each(func(_ int, s *goquery.Selection) { actions = append(actions, strings.TrimSpace(s.Text())) })
+		if strings.Join(actions, " ") != "post.unpublish token.revoke admin.login" {
+			t.Errorf("audit: %v", actions)
+		}
+	})
+}
+
+// The other actions, each proven through the store and seen in the API.
+func TestOtherActions(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		bobID, bobToken := b.register("Bob", "bob@example.com")
+		_, _ = b.api("POST", "/api/v1/tokens", bobToken, map[string]any{"name": "second"})
+		postID := b.post(bobToken, "To delete", "published")
+		other := b.post(bobToken, "Commented", "published")
+		status, out := b.api("POST", "/api/v1/posts/"+strconv.FormatInt(other, 10)+"/comments", bobToken, map[string]any{"body": "a comment"})
+		if status != http.StatusCreated {
+			t.Fatalf("comment: %d %v", status, out)
+		}
+		data, _ := out["data"].(map[string]any)
+		commentID := int64(data["id"].(float64))
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+		br.get("/admin")
+		user := "/admin/users/" + strconv.FormatInt(bobID, 10)
+
+		wantRedirect(t, br.submit("/admin/comments/"+strconv.FormatInt(commentID, 10)+"/delete", nil), "/admin/posts")
+		if status, _ := b.api("GET", "/api/v1/comments/"+strconv.FormatInt(commentID, 10), bobToken, nil); status != http.StatusNotFound {
+			t.Errorf("deleted comment: %d", status)
+		}
+		wantRedirect(t, br.submit("/admin/posts/"+strconv.FormatInt(postID, 10)+"/delete", nil), "/admin/posts")
+		if status, _ := b.api("GET", "/api/v1/posts/"+strconv.FormatInt(postID, 10), "", nil); status != http.StatusNotFound {
+			t.Errorf("deleted post: %d", status)
+		}
+		wantRedirect(t, br.submit(user+"/verify", nil), user)
+		if _, me := b.api("GET", "/api/v1/user", bobToken, nil); me["email_verified_at"] == nil {
+			if d, _ := me["data"].(map[string]any); d == nil || d["email_verified_at"] == nil {
+				t.Errorf("not verified: %v", me)
+			}
+		}
+		wantRedirect(t, br.submit(user+"/send-reset", nil), user)
+		wantRedirect(t, br.submit(user+"/tokens/revoke", nil), user)
+		if status, _ := b.api("GET", "/api/v1/user", bobToken, nil); status != http.StatusUnauthorized {
+			t.Errorf("tokens still work after revoking all: %d", status)
+		}
+		// Deleting needs the admin's own password again.
+		a := br.submit(user+"/delete", url.Values{"password": {"not mine"}})
+		wantPage(t, a, http.StatusUnprocessableEntity)
+		if wantRedirect(t, br.submit(user+"/delete", url.Values{"password": {password}}), "/admin/users"); true {
+			if status, _ := b.api("POST", "/api/v1/login", "", map[string]any{"email": "bob@example.com", "password": password}); status == http.StatusOK {
+				t.Errorf("the deleted account still logs in")
+			}
+		}
+		a = br.get("/admin/audit")
+		var actions []string
+		a.doc.Find("#audit tbody td.action").Each(func(_ int, s *goquery.Selection) { actions = append(actions, strings.TrimSpace(s.Text())) })
+		want := "user.delete user.tokens.revoke user.send_reset user.verify post.delete comment.delete admin.login"
+		if strings.Join(actions, " ") != want {
+			t.Errorf("audit: got %v, want %s", actions, want)
+		}
+	})
+}
+
+// Hostile input renders as text, CSV cells that a spreadsheet would run
+// are neutralised, and ids of missing records, bad queries and oversized
+// forms get a clear page with nothing changed.
+func TestHostileInput(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		evil := `<script>alert(1)</script><img src=x onerror=alert(2)>`
+		_, token := b.register("=cmd|' /C calc'!A0 "+evil, "mallory@example.com")
+		b.post(token, "@SUM(1+1) "+evil, "published")
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+
+		for _, path := range []string{"/admin/users", "/admin/posts", "/admin/users?q=" + url.QueryEscape(evil)} {
+			a := br.get(path)
+			wantPage(t, a, http.StatusOK)
+			if a.doc.Find("img, script:not([src])").Length() != 0 || !strings.Contains(a.doc.Text(), evil) {
+				t.Errorf("%s: the markup was not shown as text", path)
+			}
+		}
+
+		for _, tc := range []struct{ path, first string }{{"/admin/users.csv", "'=cmd"}, {"/admin/posts.csv", "'@SUM"}} {
+			req := httptest.NewRequest("GET", origin+tc.path, nil)
+			a := br.do(req)
+			if a.status != http.StatusOK || a.header.Get("Content-Type") != "text/csv; charset=utf-8" {
+				t.Fatalf("%s: %d %q", tc.path, a.status, a.header.Get("Content-Type"))
+			}
+			rows, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, row := range rows[1:] {
+				for _, cell := range row {
+					if strings.ContainsAny(cell[:min(len(cell), 1)], "=+-@") {
+						t.Errorf("%s: cell %q starts a formula", tc.path, cell)
+					}
+					found = found || strings.HasPrefix(cell, tc.first)
+				}
+			}
+			if !found {
+				t.Errorf("%s: no cell starts %q: %s", tc.path, tc.first, a.body)
+			}
+		}
+
+		for _, tc := range []struct {
+			path   string
+			status int
+		}{
+			{"/admin/users/999999", http.StatusNotFound},
+			{"/admin/users/abc", http.StatusNotFound},
+			{"/admin/users/-1", http.StatusNotFound},
+			{"/admin/users?page=0", http.StatusBadRequest},
+			{"/admin/users?page=x", http.StatusBadRequest},
+			{"/admin/posts?status=archived", http.StatusBadRequest},
+			{"/admin/users?q=" + strings.Repeat("q", 300), http.StatusBadRequest},
+		} {
+			wantPage(t, br.get(tc.path), tc.status)
+		}
+		for _, path := range []string{"/admin/posts/999999/unpublish", "/admin/posts/999999/delete", "/admin/comments/999999/delete", "/admin/tokens/999999/revoke", "/admin/webhooks/999999/disable", "/admin/deliveries/999999/retry", "/admin/mails/999999/retry", "/admin/users/999999/verify"} {
+			wantPage(t, br.submit(path, nil), http.StatusNotFound)
+		}
+		// A form over the body limit is refused whole, and a malformed one
+		// carries no token.
+		big := "_token=" + br.token + "&password=" + strings.Repeat("x", 2<<20)
+		a := br.postRaw("/admin/users/1/delete", big, "Origin", origin)
+		wantPage(t, a, http.StatusRequestEntityTooLarge)
+		wantPage(t, br.postRaw("/admin/users/1/delete", "%zz=%%&_token", "Origin", origin), 419)
+		a = br.get("/admin/audit")
+		if n := a.doc.Find("#audit tbody td.action").Length(); n != 1 {
+			t.Errorf("%d audit rows, want only the login", n)
+		}
+	})
+}
