@@ -43,6 +43,7 @@ type bench struct {
 	server *httpapi.Server
 	svc    httpapi.Services
 	stack  stacktest.Stack
+	store  ports.Store
 }
 
 // origin is where the bench's requests go, as their Host header says.
@@ -54,7 +55,7 @@ func newBench(t *testing.T, store ports.Store) *bench {
 	stack := stacktest.NewStack(t, store, stacktest.Options{LoginMaxAttempts: 5})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 1 << 20}, log, stack.Services)
-	return &bench{t: t, server: srv, svc: stack.Services, stack: stack}
+	return &bench{t: t, server: srv, svc: stack.Services, stack: stack, store: store}
 }
 
 // listen serves the app on a loopback port until the test ends.

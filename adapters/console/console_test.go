@@ -49,6 +49,16 @@ func TestSignIn(t *testing.T) {
 			t.Errorf("audit's latest action: got %q, want admin.login", got)
 		}
 
+		// Another replica over the same store serves the same session.
+		replica := br.b
+		br.b = newBench(t, b.store)
+		a = br.get("/admin/users")
+		wantPage(t, a, http.StatusOK)
+		if a.doc.Find("#users tbody tr").Length() != 2 {
+			t.Errorf("the other replica's users page: %.500s", a.body)
+		}
+		br.b = replica
+
 		wantRedirect(t, br.submit("/admin/logout", nil), "/admin/login")
 		wantRedirect(t, br.get("/admin"), "/admin/login")
 	})

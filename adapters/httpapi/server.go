@@ -193,8 +193,15 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	// Once every route is known, each gets what must run once the router
 	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
 	fault := func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }
+	// A front's forms are no API call: they take no Idempotency-Key.
 	atRoutes(s.app, func(h fiber.Handler) fiber.Handler {
-		return idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
+		keyed := idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
+		return func(c *fiber.Ctx) error {
+			if _, ok := s.frontOf(c.Path()); ok {
+				return h(c)
+			}
+			return keyed(c)
+		}
 	})
 	return s
 }
