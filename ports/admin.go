@@ -238,6 +238,10 @@ type AdminRepository interface {
 	// UsersAfter returns up to limit accounts with an id above after, in
 	// id order.
 	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
+	// Posts returns one page of the posts q selects, every author's drafts
+	// included, newest first (created_at, then id, descending), and how
+	// many match in all. Search compares titles as PostFilter.Search does.
+	Posts(ctx context.Context, q AdminPostQuery) ([]domain.Post, int, error)
 	// PostsAfter returns up to limit posts, drafts included, with an id
 	// above after, in id order.
 	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)
