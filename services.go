@@ -18,6 +18,7 @@ import (
 func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, sender ports.WebhookSender, outbox *app.Outbox, accounts app.AccountsConfig, sessions app.SessionsConfig, verification app.VerificationConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig, resets app.PasswordResetConfig) ports.UseCases {
 	verify := app.NewVerification(store, clock, outbox, verification)
 	acc := app.NewAccounts(store, hasher, secrets, clock, accounts, verify)
+	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, resets)
 	uc := ports.UseCases{
 		Accounts:       acc,
 		Tokens:         app.NewTokens(store, secrets, clock, accounts),
@@ -32,7 +33,9 @@ func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.S
 		Idempotency:    app.NewIdempotency(store, clock, idempotency),
 		Events:         app.NewEvents(store, clock, events),
 		Webhooks:       app.NewWebhooks(store, secrets, sender, clock),
-		PasswordResets: app.NewPasswordResets(store, hasher, secrets, clock, outbox, resets),
+		PasswordResets: passwordResets,
+		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
+		AdminRights:    app.NewAdminRights(store),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.

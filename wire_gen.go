@@ -61,17 +61,19 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
+	adminRights := useCases.AdminRights
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	mailer := mail.New(mailConfig, log)
 	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
 	service := &Service{
-		Server:   server,
-		Store:    store,
-		Tokens:   tokens,
-		Events:   events,
-		Webhooks: webhookWorker,
-		Mail:     mailWorker,
+		Server:      server,
+		Store:       store,
+		Tokens:      tokens,
+		Events:      events,
+		AdminRights: adminRights,
+		Webhooks:    webhookWorker,
+		Mail:        mailWorker,
 	}
 	return service, func() {
 		cleanup()

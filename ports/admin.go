@@ -142,7 +142,8 @@ type Admin interface {
 	RevokeUserTokens(ctx context.Context, caller AdminCaller, userID int64) (int64, error)
 	// DeleteUser removes the account with its tokens, sessions, posts,
 	// comments and files (user.delete), after checking the caller's own
-	// password: an invalid field "password" otherwise.
+	// password: domain.ErrPasswordMismatch otherwise. Each of the user's
+	// posts leaves with its post.deleted event, and the user's streams end.
 	// domain.ErrNotFound.
 	DeleteUser(ctx context.Context, caller AdminCaller, userID int64, adminPassword string) error
 	// SendReset mails the user a password reset link below linkBase, as
@@ -158,8 +159,8 @@ type Admin interface {
 	// drafts included, newest first, and how many match in all.
 	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
 	// UnpublishPost makes a published post a draft (post.unpublish) and
-	// records post.unpublished. domain.ErrNotFound; a post that is
-	// already a draft is an Invalid error on "status".
+	// records post.unpublished. domain.ErrNotFound; domain.ErrConflict,
+	// and nothing recorded, for a post that is already a draft.
 	UnpublishPost(ctx context.Context, caller AdminCaller, id int64) error
 	// DeletePost removes any post with its comments and image
 	// (post.delete) and records post.deleted. domain.ErrNotFound.
@@ -188,10 +189,10 @@ type Admin interface {
 	// Mails returns one page of the mail outbox q selects, newest first,
 	// without bodies (they hold live links), and how many match.
 	Mails(ctx context.Context, caller AdminCaller, q AdminMailQuery) ([]domain.Mail, int, error)
-	// RetryMail makes a failed or pending mail due at once with a fresh
-	// count of attempts (mail.retry). domain.ErrNotFound; a mail that was
-	// sent, or whose body is gone (failed, expired), is an Invalid error
-	// on "status".
+	// RetryMail makes a pending mail due at once with a fresh count of
+	// attempts (mail.retry). domain.ErrNotFound; domain.ErrConflict for a
+	// mail that is not pending: a sent, failed or expired mail's body,
+	// which holds a live link, is erased (send a fresh reset instead).
 	RetryMail(ctx context.Context, caller AdminCaller, id int64) error
 
 	// Audit returns one page of the audit log, newest first, and how many
@@ -238,6 +239,10 @@ type AdminRepository interface {
 	// UsersAfter returns up to limit accounts with an id above after, in
 	// id order.
 	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
+	// Posts returns one page of the posts q selects, every author's drafts
+	// included, newest first (created_at, then id, descending), and how
+	// many match in all. Search compares titles as PostFilter.Search does.
+	Posts(ctx context.Context, q AdminPostQuery) ([]domain.Post, int, error)
 	// PostsAfter returns up to limit posts, drafts included, with an id
 	// above after, in id order.
 	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)

@@ -130,6 +130,23 @@ func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain
 	return all[:min(len(all), max(limit, 0))], err
 }
 
+func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+	var all []domain.Post
+	needle := strings.ToLower(q.Search)
+	err := r.u.read(ctx, func(s *state) error {
+		for _, p := range s.posts {
+			if (q.Status == "" || p.Status == q.Status) && strings.Contains(strings.ToLower(p.Title), needle) {
+				all = append(all, domain.RestorePost(clonePostState(p)))
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(all, func(a, b domain.Post) int {
+		return cmp.Or(b.CreatedAt().Compare(a.CreatedAt()), cmp.Compare(b.ID(), a.ID()))
+	})
+	return paged(all, q.Page), len(all), err
+}
+
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {
 	var all []domain.Post
 	err := r.u.read(ctx, func(s *state) error {

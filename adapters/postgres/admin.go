@@ -112,6 +112,54 @@ func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain
 	return usersOf(rows), nil
 }
 
+func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+	lim, off := pageOf(q.Page)
+	status := string(q.Status)
+	var (
+		rows  []db.Post
+		total int64
+		err   error
+	)
+	switch {
+	case q.Search == "" && status == "":
+		rows, err = r.q.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
+	case q.Search == "":
+		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
+	case status == "":
+		pattern := likePattern(q.Search)
+		if rows, err = r.q.AdminSearchPosts(ctx, db.AdminSearchPostsParams{Pattern: pattern, Lim: lim, Off: off}); err == nil {
+			total, err = r.q.AdminCountSearchPosts(ctx, pattern)
+		}
+	default:
+		pattern := likePattern(q.Search)
+		if rows, err = r.q.AdminSearchPostsByStatus(ctx, db.AdminSearchPostsByStatusParams{Pattern: pattern, Status: status, Lim: lim, Off: off}); err == nil {
+			total, err = r.q.AdminCountSearchPostsByStatus(ctx, db.AdminCountSearchPostsByStatusParams{Pattern: pattern, Status: status})
+		}
+	}
+	if err == nil && q.Search == "" {
+		// The totals of the unsearched lists are the trigger-kept counts.
+		var t db.AdminPostTotalsRow
+		if t, err = r.q.AdminPostTotals(ctx); err == nil {
+			switch q.Status {
+			case "":
+				total = t.Published + t.Drafts
+			case domain.StatusPublished:
+				total = t.Published
+			case domain.StatusDraft:
+				total = t.Drafts
+			}
+		}
+	}
+	if err != nil {
+		return nil, 0, storeError("list posts", err)
+	}
+	out := make([]domain.Post, len(rows))
+	for i, row := range rows {
+		out[i] = postOf(row)
+	}
+	return out, int(total), nil
+}
+
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {
 	rows, err := r.q.AdminPostsAfter(ctx, db.AdminPostsAfterParams{After: after, Lim: int32(min(max(limit, 0), math.MaxInt32))})
 	if err != nil {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"database/sql"
 
@@ -102,6 +103,54 @@ func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain
 		return nil, storeError("export users", err)
 	}
 	return usersOf(rows), nil
+}
+
+func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+	lim, off := pageOf(q.Page)
+	status := string(q.Status)
+	var (
+		rows  []db.Post
+		total int64
+		err   error
+	)
+	switch {
+	case q.Search == "" && status == "":
+		rows, err = r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
+	case q.Search == "":
+		rows, err = r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
+	case status == "":
+		needle := strings.ToLower(q.Search)
+		if rows, err = r.c.read.AdminSearchPosts(ctx, db.AdminSearchPostsParams{Needle: needle, Lim: lim, Off: off}); err == nil {
+			total, err = r.c.read.AdminCountSearchPosts(ctx, needle)
+		}
+	default:
+		needle := strings.ToLower(q.Search)
+		if rows, err = r.c.read.AdminSearchPostsByStatus(ctx, db.AdminSearchPostsByStatusParams{Needle: needle, Status: status, Lim: lim, Off: off}); err == nil {
+			total, err = r.c.read.AdminCountSearchPostsByStatus(ctx, db.AdminCountSearchPostsByStatusParams{Needle: needle, Status: status})
+		}
+	}
+	if err == nil && q.Search == "" {
+		// The totals of the unsearched lists are the trigger-kept counts.
+		var t db.AdminPostTotalsRow
+		if t, err = r.c.read.AdminPostTotals(ctx); err == nil {
+			switch q.Status {
+			case "":
+				total = t.Published + t.Drafts
+			case domain.StatusPublished:
+				total = t.Published
+			case domain.StatusDraft:
+				total = t.Drafts
+			}
+		}
+	}
+	if err != nil {
+		return nil, 0, storeError("list posts", err)
+	}
+	out := make([]domain.Post, len(rows))
+	for i, row := range rows {
+		out[i] = postOf(row)
+	}
+	return out, int(total), nil
 }
 
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {

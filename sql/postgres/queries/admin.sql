@@ -92,3 +92,30 @@ SELECT * FROM admin_audit ORDER BY id DESC LIMIT @lim OFFSET @off;
 
 -- name: CountAudit :one
 SELECT count(*) FROM admin_audit;
+
+-- The console's list of posts: every author's, drafts included, newest
+-- first. The unsearched lists walk posts_created_at_id (or
+-- posts_published, posts_drafts) backwards and take their totals from
+-- post_counts; a search is served by posts_title_trgm (0004).
+-- name: AdminListPosts :many
+SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminListPostsByStatus :many
+SELECT * FROM posts WHERE status = @status ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPosts :many
+SELECT * FROM posts WHERE lower(title) LIKE @pattern::text
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPostsByStatus :many
+SELECT * FROM posts WHERE lower(title) LIKE @pattern::text AND status = @status
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountSearchPosts :one
+SELECT count(*) FROM posts WHERE lower(title) LIKE @pattern::text;
+
+-- name: AdminCountSearchPostsByStatus :one
+SELECT count(*) FROM posts WHERE lower(title) LIKE @pattern::text AND status = @status;
+
+-- name: AdminPostTotals :one
+SELECT coalesce(sum(published), 0)::bigint AS published, coalesce(sum(drafts), 0)::bigint AS drafts FROM post_counts;

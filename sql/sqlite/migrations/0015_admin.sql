@@ -21,3 +21,4 @@ CREATE INDEX mail_outbox_failures ON mail_outbox (updated_at, id) WHERE last_err
 CREATE INDEX mail_outbox_status ON mail_outbox (status, id);
 CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (id) WHERE status = 'failed';
 CREATE INDEX webhooks_failing ON webhooks ((disabled_at IS NULL), failures DESC, id);
+CREATE INDEX posts_drafts ON posts (created_at, id) WHERE status = 'draft';

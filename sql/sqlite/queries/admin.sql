@@ -92,3 +92,31 @@ SELECT * FROM admin_audit ORDER BY id DESC LIMIT @lim OFFSET @off;
 
 -- name: CountAudit :one
 SELECT count(*) FROM admin_audit;
+
+-- The console's list of posts: every author's, drafts included, newest
+-- first. The unsearched lists walk posts_created_at_id (or
+-- posts_published, posts_drafts) backwards and take their totals from
+-- post_counts; a search compares every title, folded by inkwell_lower as
+-- the API's searches fold them.
+-- name: AdminListPosts :many
+SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminListPostsByStatus :many
+SELECT * FROM posts WHERE status = @status ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPosts :many
+SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPostsByStatus :many
+SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountSearchPosts :one
+SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0;
+
+-- name: AdminCountSearchPostsByStatus :one
+SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status;
+
+-- name: AdminPostTotals :one
+SELECT CAST(coalesce(sum(published), 0) AS INTEGER) AS published, CAST(coalesce(sum(drafts), 0) AS INTEGER) AS drafts FROM post_counts;

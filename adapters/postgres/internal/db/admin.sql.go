@@ -33,6 +33,33 @@ func (q *Queries) AdminCountMailsByStatus(ctx context.Context, status string) (i
 	return count, err
 }
 
+const adminCountSearchPosts = `-- name: AdminCountSearchPosts :one
+SELECT count(*) FROM posts WHERE lower(title) LIKE $1::text
+`
+
+func (q *Queries) AdminCountSearchPosts(ctx context.Context, pattern string) (int64, error) {
+	row := q.db.QueryRow(ctx, adminCountSearchPosts, pattern)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const adminCountSearchPostsByStatus = `-- name: AdminCountSearchPostsByStatus :one
+SELECT count(*) FROM posts WHERE lower(title) LIKE $1::text AND status = $2
+`
+
+type AdminCountSearchPostsByStatusParams struct {
+	Pattern string
+	Status  string
+}
+
+func (q *Queries) AdminCountSearchPostsByStatus(ctx context.Context, arg AdminCountSearchPostsByStatusParams) (int64, error) {
+	row := q.db.QueryRow(ctx, adminCountSearchPostsByStatus, arg.Pattern, arg.Status)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const adminCountSearchUsers = `-- name: AdminCountSearchUsers :one
 SELECT count(*) FROM users
 WHERE lower(name) LIKE $1::text OR email_key LIKE $1::text
@@ -212,6 +239,93 @@ func (q *Queries) AdminListMailsByStatus(ctx context.Context, arg AdminListMails
 	return items, nil
 }
 
+const adminListPosts = `-- name: AdminListPosts :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $1
+`
+
+type AdminListPostsParams struct {
+	Off int32
+	Lim int32
+}
+
+// The console's list of posts: every author's, drafts included, newest
+// first. The unsearched lists walk posts_created_at_id (or
+// posts_published, posts_drafts) backwards and take their totals from
+// post_counts; a search is served by posts_title_trgm (0004).
+func (q *Queries) AdminListPosts(ctx context.Context, arg AdminListPostsParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminListPosts, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListPostsByStatus = `-- name: AdminListPostsByStatus :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE status = $1 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $2
+`
+
+type AdminListPostsByStatusParams struct {
+	Status string
+	Off    int32
+	Lim    int32
+}
+
+func (q *Queries) AdminListPostsByStatus(ctx context.Context, arg AdminListPostsByStatusParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminListPostsByStatus, arg.Status, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminListUsers = `-- name: AdminListUsers :many
 SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users ORDER BY id DESC LIMIT $2 OFFSET $1
 `
@@ -301,6 +415,22 @@ func (q *Queries) AdminListWebhooks(ctx context.Context, arg AdminListWebhooksPa
 		return nil, err
 	}
 	return items, nil
+}
+
+const adminPostTotals = `-- name: AdminPostTotals :one
+SELECT coalesce(sum(published), 0)::bigint AS published, coalesce(sum(drafts), 0)::bigint AS drafts FROM post_counts
+`
+
+type AdminPostTotalsRow struct {
+	Published int64
+	Drafts    int64
+}
+
+func (q *Queries) AdminPostTotals(ctx context.Context) (AdminPostTotalsRow, error) {
+	row := q.db.QueryRow(ctx, adminPostTotals)
+	var i AdminPostTotalsRow
+	err := row.Scan(&i.Published, &i.Drafts)
+	return i, err
 }
 
 const adminPostsAfter = `-- name: AdminPostsAfter :many
@@ -417,6 +547,98 @@ func (q *Queries) AdminRecentMailFailures(ctx context.Context, lim int32) ([]Adm
 			&i.Recipient,
 			&i.LastError,
 			&i.Attempts,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminSearchPosts = `-- name: AdminSearchPosts :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE lower(title) LIKE $1::text
+ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $2
+`
+
+type AdminSearchPostsParams struct {
+	Pattern string
+	Off     int32
+	Lim     int32
+}
+
+func (q *Queries) AdminSearchPosts(ctx context.Context, arg AdminSearchPostsParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminSearchPosts, arg.Pattern, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminSearchPostsByStatus = `-- name: AdminSearchPostsByStatus :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE lower(title) LIKE $1::text AND status = $2
+ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $3
+`
+
+type AdminSearchPostsByStatusParams struct {
+	Pattern string
+	Status  string
+	Off     int32
+	Lim     int32
+}
+
+func (q *Queries) AdminSearchPostsByStatus(ctx context.Context, arg AdminSearchPostsByStatusParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminSearchPostsByStatus,
+		arg.Pattern,
+		arg.Status,
+		arg.Off,
+		arg.Lim,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
