@@ -143,7 +143,7 @@ func TestRevokeTokenAndUnpublishPost(t *testing.T) {
 			t.Errorf("the unpublished post is still public: %d", status)
 		}
 		// Unpublishing a draft is refused with a page, and changes nothing.
-		wantPage(t, br.submit(unpublish, nil), http.StatusUnprocessableEntity)
+		wantPage(t, br.submit(unpublish, nil), http.StatusConflict)
 
 		a = br.get("/admin/audit")
 		var actions []string
@@ -273,13 +273,23 @@ func TestHostileInput(t *testing.T) {
 		for _, path := range []string{"/admin/posts/999999/unpublish", "/admin/posts/999999/delete", "/admin/comments/999999/delete", "/admin/tokens/999999/revoke", "/admin/webhooks/999999/disable", "/admin/deliveries/999999/retry", "/admin/mails/999999/retry", "/admin/users/999999/verify"} {
 			wantPage(t, br.submit(path, nil), http.StatusNotFound)
 		}
-		// A form over the body limit is refused whole, and a malformed one
-		// carries no token.
-		big := "_token=" + br.token + "&password=" + strings.Repeat("x", 2<<20)
-		a := br.postRaw("/admin/users/1/delete", big, "Origin", origin)
-		wantPage(t, a, http.StatusRequestEntityTooLarge)
+		// A form over the body limit is refused whole, before any handler,
+		// with the console's page, and a malformed one carries no token.
+		base := b.listen()
+		body := "_token=" + br.token + "&password=" + strings.Repeat("x", 2<<20)
+		req, _ := http.NewRequest("POST", base+"/admin/users/1/delete", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Cookie", "inkwell_admin="+br.cookies["inkwell_admin"])
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("oversized form: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
 		wantPage(t, br.postRaw("/admin/users/1/delete", "%zz=%%&_token", "Origin", origin), 419)
-		a = br.get("/admin/audit")
+		a := br.get("/admin/audit")
 		if n := a.doc.Find("#audit tbody td.action").Length(); n != 1 {
 			t.Errorf("%d audit rows, want only the login", n)
 		}

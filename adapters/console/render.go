@@ -171,6 +171,8 @@ func (k *Console) asset(c *fiber.Ctx) error {
 	switch {
 	case strings.HasSuffix(name, ".css"):
 		c.Set(fiber.HeaderContentType, "text/css; charset=utf-8")
+	case strings.HasSuffix(name, ".svg"):
+		c.Set(fiber.HeaderContentType, "image/svg+xml")
 	case strings.HasSuffix(name, ".js"):
 		c.Set(fiber.HeaderContentType, "text/javascript; charset=utf-8")
 	default:
