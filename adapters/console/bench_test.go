@@ -18,6 +18,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/internal/stacktest"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -52,7 +53,13 @@ const origin = "http://example.com"
 const password = "correct horse battery"
 
 func newBench(t *testing.T, store ports.Store) *bench {
-	stack := stacktest.NewStack(t, store, stacktest.Options{LoginMaxAttempts: 5})
+	// Webhooks may go to loopback addresses, and one failed attempt fails
+	// a delivery and disables its webhook, so that tests see failures at
+	// once.
+	stack := stacktest.NewStack(t, store, stacktest.Options{
+		LoginMaxAttempts: 5, WebhooksAllowPrivate: true,
+		Webhooks: app.WebhooksConfig{MaxAttempts: 1, Backoff: time.Minute, DisableAfter: 1},
+	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 1 << 20}, log, stack.Services)
 	return &bench{t: t, server: srv, svc: stack.Services, stack: stack, store: store}
