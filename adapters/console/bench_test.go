@@ -53,11 +53,16 @@ const origin = "http://example.com"
 const password = "correct horse battery"
 
 func newBench(t *testing.T, store ports.Store) *bench {
+	return newBenchAt(t, store, "")
+}
+
+// newBenchAt is newBench with APP_URL appURL.
+func newBenchAt(t *testing.T, store ports.Store, appURL string) *bench {
 	// Webhooks may go to loopback addresses, and one failed attempt fails
 	// a delivery and disables its webhook, so that tests see failures at
 	// once.
 	stack := stacktest.NewStack(t, store, stacktest.Options{
-		LoginMaxAttempts: 5, WebhooksAllowPrivate: true,
+		LoginMaxAttempts: 5, WebhooksAllowPrivate: true, AppURL: appURL,
 		Webhooks: app.WebhooksConfig{MaxAttempts: 1, Backoff: time.Minute, DisableAfter: 1},
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

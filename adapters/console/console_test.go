@@ -86,6 +86,26 @@ func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
 	})
 }
 
+// Deleting an account ends its console session at once: another admin
+// deletes it, and its next request goes to the sign-in form.
+func TestDeletedAdminLosesTheConsoleAtOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		zedID, _ := b.register("Zed", "zed@example.com")
+		b.grant("zed@example.com")
+		ada, zed := b.browser(), b.browser()
+		wantRedirect(t, ada.signIn("ada@example.com"), "/admin")
+		wantRedirect(t, zed.signIn("zed@example.com"), "/admin")
+		wantPage(t, zed.get("/admin/users"), http.StatusOK)
+		user := "/admin/users/" + strconv.FormatInt(zedID, 10)
+		ada.get(user)
+		wantRedirect(t, ada.submit(user+"/delete", url.Values{"password": {password}}), "/admin/users")
+		wantRedirect(t, zed.get("/admin/users"), "/admin/login")
+		wantPage(t, zed.submit("/admin/posts/1/delete", nil), 419)
+	})
+}
+
 // The vertical slice: find a user, see their tokens, revoke one, and the
 // API refuses that token afterwards; find a post, unpublish it, and the
 // API shows it no more to others; the audit page lists both.

@@ -60,6 +60,15 @@ func TestLoginForm(t *testing.T) {
 	}
 }
 
+// Behind an https APP_URL (production) the console's cookie is Secure.
+func TestCookieSecureInProduction(t *testing.T) {
+	b := newBenchAt(t, stores[0].Open(t), "https://inkwell.example")
+	cookie := b.browser().get("/admin/login").header.Get("Set-Cookie")
+	if !strings.Contains(cookie, "inkwell_admin=") || !strings.Contains(cookie, "secure") {
+		t.Errorf("Set-Cookie %q is not Secure", cookie)
+	}
+}
+
 // A POST without the session's token is 419 and one another site makes
 // the browser send is 403: an HTML page each, and the sign-in does not
 // happen.
