@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,6 +104,44 @@ func TestDeletedAdminLosesTheConsoleAtOnce(t *testing.T) {
 		wantRedirect(t, ada.submit(user+"/delete", url.Values{"password": {password}}), "/admin/users")
 		wantRedirect(t, zed.get("/admin/users"), "/admin/login")
 		wantPage(t, zed.submit("/admin/posts/1/delete", nil), 419)
+	})
+}
+
+// A password reset ends the account's console session at once: the reset
+// link another admin sends from the console, used through the API, leaves
+// the old session on the sign-in form.
+func TestPasswordResetEndsTheConsoleSession(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		adaID, _ := b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		b.register("Zed", "zed@example.com")
+		b.grant("zed@example.com")
+		ada, zed := b.browser(), b.browser()
+		wantRedirect(t, ada.signIn("ada@example.com"), "/admin")
+		wantRedirect(t, zed.signIn("zed@example.com"), "/admin")
+		user := "/admin/users/" + strconv.FormatInt(adaID, 10)
+		zed.get(user)
+		wantRedirect(t, zed.submit(user+"/send-reset", nil), user)
+		if _, err := b.stack.Mail.SendDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var match []string
+		link := regexp.MustCompile(`/password-reset/([A-Za-z0-9_-]+)\?email=ada%40example.com`)
+		for _, m := range b.stack.Inbox.Sent() {
+			if found := link.FindStringSubmatch(m.Text); found != nil {
+				match = found
+			}
+		}
+		if match == nil {
+			t.Fatalf("no reset link was mailed to ada: %v", b.stack.Inbox.Sent())
+		}
+		status, out := b.api("POST", "/api/v1/reset-password", "", map[string]any{
+			"token": match[1], "email": "ada@example.com", "password": "a brand new secret", "password_confirmation": "a brand new secret",
+		})
+		if status != http.StatusOK {
+			t.Fatalf("reset: %d %v", status, out)
+		}
+		wantRedirect(t, ada.get("/admin"), "/admin/login")
 	})
 }
 
