@@ -174,6 +174,21 @@ func testAdminUsers(t *testing.T, st ports.Store) {
 	got, _, err := r.Admin.Users(ctx, ports.AdminUserQuery{Search: "ann@"})
 	must(t, "Admin.Users", err)
 	check(t, "Admin.Users round trip", got, []domain.User{ann})
+
+	// The total follows deletions and ignores what a rollback undid.
+	must(t, "Users.Delete", r.Users.Delete(ctx, ann.ID))
+	boom := errors.New("boom")
+	err = st.InTx(ctx, func(r ports.Repos) error {
+		createUser(t, r, newUser("Gone", "gone@example.com"))
+		return boom
+	})
+	checkErr(t, "InTx", err, boom)
+	_, total, err := r.Admin.Users(ctx, ports.AdminUserQuery{Page: ports.Page{Limit: 1}})
+	must(t, "Admin.Users", err)
+	check(t, "Admin.Users total after a delete and a rollback", total, 3)
+	counts, err := r.Admin.Counts(ctx)
+	must(t, "Admin.Counts", err)
+	check(t, "Admin.Counts users", counts.Users, 3)
 }
 
 // testAdminExport: the keyset reads of the exports walk every row once,
