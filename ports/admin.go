@@ -21,11 +21,11 @@ type AdminCaller struct {
 // AdminOverview is what the console's overview counts.
 type AdminOverview struct {
 	Users int
-	// Posts counts posts by status (domain.StatusDraft,
-	// domain.StatusPublished).
-	Posts    map[domain.PostStatus]int
-	Comments int
-	Webhooks int
+	// Published and Drafts count posts by status.
+	Published int
+	Drafts    int
+	Comments  int
+	Webhooks  int
 	// WebhooksDisabled counts the webhooks that receive nothing.
 	WebhooksDisabled int
 	// EventBacklog is how many events of the outbox are not yet turned

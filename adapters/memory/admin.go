@@ -23,16 +23,20 @@ func paged[T any](all []T, p ports.Page) []T {
 	if p.Limit > 0 {
 		end = min(start+p.Limit, end)
 	}
-	return slices.Clone(all[start:end])
+	return append(make([]T, 0, end-start), all[start:end]...)
 }
 
 func (r admin) Counts(ctx context.Context) (ports.AdminOverview, error) {
 	var o ports.AdminOverview
 	err := r.u.read(ctx, func(s *state) error {
 		o.Users = len(s.users)
-		o.Posts = map[domain.PostStatus]int{domain.StatusPublished: 0, domain.StatusDraft: 0}
 		for _, p := range s.posts {
-			o.Posts[p.Status]++
+			switch p.Status {
+			case domain.StatusPublished:
+				o.Published++
+			case domain.StatusDraft:
+				o.Drafts++
+			}
 		}
 		o.Comments = len(s.comments)
 		o.Webhooks = len(s.webhooks)

@@ -41,7 +41,8 @@ func (r admin) Counts(ctx context.Context) (ports.AdminOverview, error) {
 	}
 	return ports.AdminOverview{
 		Users:             int(row.Users),
-		Posts:             map[domain.PostStatus]int{domain.StatusPublished: int(row.Published), domain.StatusDraft: int(row.Drafts)},
+		Published:         int(row.Published),
+		Drafts:            int(row.Drafts),
 		Comments:          int(row.Comments),
 		Webhooks:          int(row.Webhooks),
 		WebhooksDisabled:  int(row.WebhooksDisabled),

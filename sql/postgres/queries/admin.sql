@@ -6,7 +6,7 @@
 -- past the webhook cursor.
 -- name: AdminCounts :one
 SELECT
-    (SELECT count(*) FROM users)::bigint AS users,
+    (SELECT coalesce(sum(users), 0) FROM user_counts)::bigint AS users,
     (SELECT coalesce(sum(published), 0) FROM post_counts)::bigint AS published,
     (SELECT coalesce(sum(drafts), 0) FROM post_counts)::bigint AS drafts,
     (SELECT count(*) FROM comments)::bigint AS comments,
@@ -36,8 +36,9 @@ LIMIT @lim;
 -- name: AdminListUsers :many
 SELECT * FROM users ORDER BY id DESC LIMIT @lim OFFSET @off;
 
+-- AdminCountUsers reads the number that triggers keep (0015).
 -- name: AdminCountUsers :one
-SELECT count(*) FROM users;
+SELECT coalesce(sum(users), 0)::bigint FROM user_counts;
 
 -- AdminSearchUsers matches a LIKE pattern (its % and _ escaped with \)
 -- against the lower-cased name and e-mail; users_name_trgm and

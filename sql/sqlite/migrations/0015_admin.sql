@@ -22,3 +22,19 @@ CREATE INDEX mail_outbox_status ON mail_outbox (status, id);
 CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (id) WHERE status = 'failed';
 CREATE INDEX webhooks_failing ON webhooks ((disabled_at IS NULL), failures DESC, id);
 CREATE INDEX posts_drafts ON posts (created_at, id) WHERE status = 'draft';
+
+-- The number of accounts, kept as PostgreSQL's user_counts keeps it; SQLite
+-- has one writer at a time, so one row serves.
+CREATE TABLE user_counts (
+    single INTEGER PRIMARY KEY CHECK (single = 1),
+    users  INTEGER NOT NULL
+);
+INSERT INTO user_counts (single, users) SELECT 1, count(*) FROM users;
+CREATE TRIGGER users_count_inserted AFTER INSERT ON users
+BEGIN
+    UPDATE user_counts SET users = users + 1;
+END;
+CREATE TRIGGER users_count_deleted AFTER DELETE ON users
+BEGIN
+    UPDATE user_counts SET users = users - 1;
+END;

@@ -6,7 +6,7 @@
 -- past the webhook cursor.
 -- name: AdminCounts :one
 SELECT
-    (SELECT count(*) FROM users) AS users,
+    CAST((SELECT users FROM user_counts) AS INTEGER) AS users,
     CAST((SELECT coalesce(sum(published), 0) FROM post_counts) AS INTEGER) AS published,
     CAST((SELECT coalesce(sum(drafts), 0) FROM post_counts) AS INTEGER) AS drafts,
     (SELECT count(*) FROM comments) AS comments,
@@ -36,8 +36,9 @@ LIMIT @lim;
 -- name: AdminListUsers :many
 SELECT * FROM users ORDER BY id DESC LIMIT @lim OFFSET @off;
 
+-- AdminCountUsers reads the number that triggers keep (0015).
 -- name: AdminCountUsers :one
-SELECT count(*) FROM users;
+SELECT CAST(users AS INTEGER) FROM user_counts;
 
 -- AdminSearchUsers keeps the accounts whose name or e-mail, lower-cased,
 -- contains needle (lower-cased by the caller); instr takes % and _ as

@@ -73,14 +73,15 @@ func (q *Queries) AdminCountSearchUsers(ctx context.Context, pattern string) (in
 }
 
 const adminCountUsers = `-- name: AdminCountUsers :one
-SELECT count(*) FROM users
+SELECT coalesce(sum(users), 0)::bigint FROM user_counts
 `
 
+// AdminCountUsers reads the number that triggers keep (0015).
 func (q *Queries) AdminCountUsers(ctx context.Context) (int64, error) {
 	row := q.db.QueryRow(ctx, adminCountUsers)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const adminCountWebhooks = `-- name: AdminCountWebhooks :one
@@ -97,7 +98,7 @@ func (q *Queries) AdminCountWebhooks(ctx context.Context) (int64, error) {
 const adminCounts = `-- name: AdminCounts :one
 
 SELECT
-    (SELECT count(*) FROM users)::bigint AS users,
+    (SELECT coalesce(sum(users), 0) FROM user_counts)::bigint AS users,
     (SELECT coalesce(sum(published), 0) FROM post_counts)::bigint AS published,
     (SELECT coalesce(sum(drafts), 0) FROM post_counts)::bigint AS drafts,
     (SELECT count(*) FROM comments)::bigint AS comments,

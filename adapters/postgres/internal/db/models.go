@@ -183,6 +183,11 @@ type User struct {
 	IsAdmin         bool
 }
 
+type UserCount struct {
+	Shard int16
+	Users int64
+}
+
 type Webhook struct {
 	ID             int64
 	UserID         int64

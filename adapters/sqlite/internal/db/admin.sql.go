@@ -72,14 +72,15 @@ func (q *Queries) AdminCountSearchUsers(ctx context.Context, needle string) (int
 }
 
 const adminCountUsers = `-- name: AdminCountUsers :one
-SELECT count(*) FROM users
+SELECT CAST(users AS INTEGER) FROM user_counts
 `
 
+// AdminCountUsers reads the number that triggers keep (0015).
 func (q *Queries) AdminCountUsers(ctx context.Context) (int64, error) {
 	row := q.db.QueryRowContext(ctx, adminCountUsers)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+	var users int64
+	err := row.Scan(&users)
+	return users, err
 }
 
 const adminCountWebhooks = `-- name: AdminCountWebhooks :one
@@ -96,7 +97,7 @@ func (q *Queries) AdminCountWebhooks(ctx context.Context) (int64, error) {
 const adminCounts = `-- name: AdminCounts :one
 
 SELECT
-    (SELECT count(*) FROM users) AS users,
+    CAST((SELECT users FROM user_counts) AS INTEGER) AS users,
     CAST((SELECT coalesce(sum(published), 0) FROM post_counts) AS INTEGER) AS published,
     CAST((SELECT coalesce(sum(drafts), 0) FROM post_counts) AS INTEGER) AS drafts,
     (SELECT count(*) FROM comments) AS comments,

@@ -182,6 +182,11 @@ type User struct {
 	IsAdmin         int64
 }
 
+type UserCount struct {
+	Single int64
+	Users  int64
+}
+
 type Webhook struct {
 	ID             int64
 	UserID         int64
