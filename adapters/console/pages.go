@@ -88,10 +88,7 @@ func (k *Console) overview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return k.show(c, "overview", "Overview", struct {
-		ports.AdminOverview
-		Drafts, Published int
-	}{o, o.Posts[domain.StatusDraft], o.Posts[domain.StatusPublished]})
+	return k.show(c, "overview", "Overview", o)
 }
 
 func (k *Console) users(c *fiber.Ctx) error {
