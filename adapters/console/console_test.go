@@ -87,6 +87,33 @@ func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
 	})
 }
 
+// Another user's session cookie opens nothing: a non-admin's browser
+// session from the API, put in the console's cookie, reaches the 403
+// page, and a cookie naming no session the sign-in form.
+func TestOtherUsersCookies(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		b.register("Bob", "bob@example.com")
+		bob := b.browser()
+		bob.get("/sanctum/csrf-cookie")
+		req := httptest.NewRequest("POST", origin+"/login", strings.NewReader(`{"email":"bob@example.com","password":"`+password+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		xsrf, _ := url.QueryUnescape(bob.cookies["XSRF-TOKEN"])
+		req.Header.Set("X-XSRF-TOKEN", xsrf)
+		if a := bob.do(req); a.status != http.StatusOK {
+			t.Fatalf("API session login: %d %s", a.status, a.body)
+		}
+		stolen := b.browser()
+		stolen.cookies["inkwell_admin"] = bob.cookies["inkwell_session"]
+		wantPage(t, stolen.get("/admin/users"), http.StatusForbidden)
+		forged := b.browser()
+		forged.cookies["inkwell_admin"] = "not-a-session"
+		wantRedirect(t, forged.get("/admin/users"), "/admin/login")
+	})
+}
+
 // Deleting an account ends its console session at once: another admin
 // deletes it, and its next request goes to the sign-in form.
 func TestDeletedAdminLosesTheConsoleAtOnce(t *testing.T) {
