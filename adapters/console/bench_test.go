@@ -53,11 +53,17 @@ const origin = "http://example.com"
 const password = "correct horse battery"
 
 func newBench(t *testing.T, store ports.Store) *bench {
-	return newBenchAt(t, store, "")
+	return newBenchWith(t, store, "", httpapi.Config{})
 }
 
 // newBenchAt is newBench with APP_URL appURL.
 func newBenchAt(t *testing.T, store ports.Store, appURL string) *bench {
+	return newBenchWith(t, store, appURL, httpapi.Config{})
+}
+
+// newBenchWith is newBench with APP_URL appURL and the HTTP settings cfg,
+// whose timeout and body limit default to the tests' own.
+func newBenchWith(t *testing.T, store ports.Store, appURL string, cfg httpapi.Config) *bench {
 	// Webhooks may go to loopback addresses, and one failed attempt fails
 	// a delivery and disables its webhook, so that tests see failures at
 	// once.
@@ -66,7 +72,13 @@ func newBenchAt(t *testing.T, store ports.Store, appURL string) *bench {
 		Webhooks: app.WebhooksConfig{MaxAttempts: 1, Backoff: time.Minute, DisableAfter: 1},
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httpapi.New(httpapi.Config{RequestTimeout: 5 * time.Second, BodyLimit: 1 << 20}, log, stack.Services)
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 5 * time.Second
+	}
+	if cfg.BodyLimit == 0 {
+		cfg.BodyLimit = 1 << 20
+	}
+	srv := httpapi.New(cfg, log, stack.Services)
 	return &bench{t: t, server: srv, svc: stack.Services, stack: stack, store: store}
 }
 
