@@ -65,6 +65,28 @@ func TestSignIn(t *testing.T) {
 	})
 }
 
+// Sign-in shares the API's login throttle: past its attempts the console
+// answers its 429 page with Retry-After, and the API refuses that e-mail
+// too.
+func TestSignInThrottle(t *testing.T) {
+	b := newBench(t, stores[0].Open(t))
+	b.register("Ada", "ada@example.com")
+	b.grant("ada@example.com")
+	br := b.browser()
+	br.get("/admin/login")
+	var a answer
+	for range 6 {
+		a = br.submit("/admin/login", url.Values{"email": {"ada@example.com"}, "password": {"wrong"}})
+	}
+	wantPage(t, a, http.StatusTooManyRequests)
+	if a.header.Get("Retry-After") == "" {
+		t.Error("no Retry-After on the 429 page")
+	}
+	if status, _ := b.api("POST", "/api/v1/login", "", map[string]any{"email": "ada@example.com", "password": password}); status != http.StatusTooManyRequests {
+		t.Errorf("the API's login after the console's attempts: %d, want 429", status)
+	}
+}
+
 // Rights are read on every request: a revoke ends the console session's
 // access at once, with the 403 page, and no action goes through.
 func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
