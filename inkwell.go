@@ -32,6 +32,8 @@ type Config struct {
 	Mail          mail.Config
 	MailQueue     app.MailConfig
 	PasswordReset app.PasswordResetConfig
+	// Directory is area B's: whether its writes need a token.
+	Directory app.DirectoryConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command

@@ -7,35 +7,57 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// NewUseCases builds every use case on store. Build and the tests take the
+// UseCaseDeps is what the use cases are built from: the driven ports and
+// each use case's configuration. Wire fills it field by field.
+type UseCaseDeps struct {
+	Store   ports.Store
+	Hasher  ports.PasswordHasher
+	Secrets ports.SecretGenerator
+	Files   ports.FileStore
+	Clock   ports.Clock
+	Sender  ports.WebhookSender
+	Outbox  *app.Outbox
+
+	Accounts      app.AccountsConfig
+	Sessions      app.SessionsConfig
+	Verification  app.VerificationConfig
+	Limit         app.RequestLimitConfig
+	Idempotency   app.IdempotencyConfig
+	Events        app.EventsConfig
+	PasswordReset app.PasswordResetConfig
+	Directory     app.DirectoryConfig
+}
+
+// NewUseCases builds every use case from d. Build and the tests take the
 // use cases from here, so the tests run the graph the service runs, and a
 // second transport would take the same set.
-func NewUseCases(store ports.Store, hasher ports.PasswordHasher, secrets ports.SecretGenerator, files ports.FileStore, clock ports.Clock, sender ports.WebhookSender, outbox *app.Outbox, accounts app.AccountsConfig, sessions app.SessionsConfig, verification app.VerificationConfig, limit app.RequestLimitConfig, idempotency app.IdempotencyConfig, events app.EventsConfig, resets app.PasswordResetConfig) ports.UseCases {
-	verify := app.NewVerification(store, clock, outbox, verification)
-	acc := app.NewAccounts(store, hasher, secrets, clock, accounts, verify)
-	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, resets)
+func NewUseCases(d UseCaseDeps) ports.UseCases {
+	store, hasher, secrets, files, clock, outbox := d.Store, d.Hasher, d.Secrets, d.Files, d.Clock, d.Outbox
+	verify := app.NewVerification(store, clock, outbox, d.Verification)
+	acc := app.NewAccounts(store, hasher, secrets, clock, d.Accounts, verify)
+	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, d.PasswordReset)
 	uc := ports.UseCases{
 		Accounts:       acc,
-		Tokens:         app.NewTokens(store, secrets, clock, accounts),
-		People:         app.NewPeople(store, clock),
-		Products:       app.NewProducts(store, clock),
+		Tokens:         app.NewTokens(store, secrets, clock, d.Accounts),
+		People:         app.NewPeople(store, clock, d.Directory),
+		Products:       app.NewProducts(store, clock, d.Directory),
 		Posts:          app.NewPosts(store, files, clock),
 		Comments:       app.NewComments(store, clock),
 		Tags:           app.NewTags(store, clock),
-		Profile:        app.NewProfile(store, hasher, secrets, files, clock, accounts, verify),
-		Sessions:       app.NewSessions(store, acc, secrets, clock, sessions),
+		Profile:        app.NewProfile(store, hasher, secrets, files, clock, d.Accounts, verify),
+		Sessions:       app.NewSessions(store, acc, secrets, clock, d.Sessions),
 		Verification:   verify,
-		Idempotency:    app.NewIdempotency(store, clock, idempotency),
-		Events:         app.NewEvents(store, clock, events),
-		Webhooks:       app.NewWebhooks(store, secrets, sender, clock),
+		Idempotency:    app.NewIdempotency(store, clock, d.Idempotency),
+		Events:         app.NewEvents(store, clock, d.Events),
+		Webhooks:       app.NewWebhooks(store, secrets, d.Sender, clock),
 		PasswordResets: passwordResets,
 		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
 		AdminRights:    app.NewAdminRights(store),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.
-	if limit.PerMinute > 0 {
-		uc.RequestLimit = app.NewRequestLimit(store, clock, limit)
+	if d.Limit.PerMinute > 0 {
+		uc.RequestLimit = app.NewRequestLimit(store, clock, d.Limit)
 	}
 	return uc
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,7 +44,8 @@ type StoreConfig struct {
 }
 
 // openStore opens the configured store, applying its migrations. The errors
-// an operator can fix name DATABASE_URL, on one line. log hears when the
+// an operator can fix name DATABASE_URL, on one line; PostgreSQL's own
+// failures to connect are worded by the command line (cmd/inkwell). log hears when the
 // standby is skipped and when it is back.
 func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.Store, func(), error) {
 	switch {
@@ -79,9 +78,11 @@ func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.St
 			}
 			opts = append(opts, postgres.WithStandby(postgres.Standby{URL: cfg.ReadURL, MaxLag: cfg.ReadMaxLag, Log: log}))
 		}
+		// A failure to reach or log in to PostgreSQL is returned as pgconn
+		// reports it; the command line words it for the operator.
 		s, cleanup, err := open(ctx, cfg.URL, opts...)
 		if err != nil {
-			return nil, nil, postgresOpenError(err)
+			return nil, nil, err
 		}
 		return s, cleanup, nil
 	default:
@@ -131,70 +132,4 @@ func checkSQLiteFolder(path string) error {
 		return fmt.Errorf("DATABASE_URL: %s, the folder of %s, is not a folder; fix DATABASE_URL", dir, path)
 	}
 	return nil
-}
-
-// postgresOpenError words a failure to reach or log in to PostgreSQL as one
-// line that names DATABASE_URL and the server's address; pgconn's own text
-// spans a line per address tried. Other errors, such as a failed migration,
-// are returned as they are.
-func postgresOpenError(err error) error {
-	var parseErr *pgconn.ParseConfigError
-	if errors.As(err, &parseErr) {
-		// pgconn redacts the password in this text.
-		return fmt.Errorf("DATABASE_URL: %s", parseErr.Error())
-	}
-	var connectErr *pgconn.ConnectError
-	if !errors.As(err, &connectErr) {
-		return err
-	}
-	addr := postgresAddr(connectErr.Config)
-
-	var pgErr *pgconn.PgError
-	var dnsErr *net.DNSError
-	var opErr *net.OpError
-	switch {
-	case errors.As(err, &pgErr):
-		hint := "fix DATABASE_URL or the server"
-		switch {
-		case strings.HasPrefix(pgErr.Code, "28"): // invalid authorization
-			hint = "fix the user or password in DATABASE_URL"
-		case pgErr.Code == "3D000": // invalid catalog name
-			hint = "create the database or fix DATABASE_URL"
-		case strings.HasPrefix(pgErr.Code, "53"), strings.HasPrefix(pgErr.Code, "57P"):
-			hint = "try again when the server accepts connections"
-		}
-		return fmt.Errorf("DATABASE_URL: PostgreSQL at %s refused the connection: %s; %s", addr, pgErr.Message, hint)
-	case errors.As(err, &dnsErr):
-		return fmt.Errorf("DATABASE_URL: cannot resolve the host %s: %s; fix DATABASE_URL", dnsErr.Name, dnsErr.Err)
-	case errors.As(err, &opErr):
-		cause := opErr.Err
-		var sysErr *os.SyscallError
-		if errors.As(cause, &sysErr) {
-			cause = sysErr.Err
-		}
-		return fmt.Errorf("DATABASE_URL: cannot reach PostgreSQL at %s: %v; start it or fix DATABASE_URL", addr, cause)
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("DATABASE_URL: cannot reach PostgreSQL at %s: timed out; start it or fix DATABASE_URL", addr)
-	}
-	return fmt.Errorf("DATABASE_URL: cannot connect to PostgreSQL at %s: %s", addr, firstLine(connectErr.Unwrap()))
-}
-
-// postgresAddr is the address of the server cfg names: host:port, or the
-// path of a Unix socket.
-func postgresAddr(cfg *pgconn.Config) string {
-	port := strconv.Itoa(int(cfg.Port))
-	if strings.HasPrefix(cfg.Host, "/") {
-		return filepath.Join(cfg.Host, ".s.PGSQL."+port)
-	}
-	return net.JoinHostPort(cfg.Host, port)
-}
-
-// firstLine is the text of err, or of the first error it joins, up to the
-// first line break.
-func firstLine(err error) string {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok && len(joined.Unwrap()) > 0 {
-		err = joined.Unwrap()[0]
-	}
-	line, _, _ := strings.Cut(err.Error(), "\n")
-	return line
 }

@@ -55,7 +55,25 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	idempotencyConfig := cfg.Idempotency
 	eventsConfig := cfg.Events
 	passwordResetConfig := cfg.PasswordReset
-	useCases := NewUseCases(store, bcrypt, secrets, fileStore, utc, sender, outbox, accountsConfig, sessionsConfig, verificationConfig, requestLimitConfig, idempotencyConfig, eventsConfig, passwordResetConfig)
+	directoryConfig := cfg.Directory
+	useCaseDeps := UseCaseDeps{
+		Store:         store,
+		Hasher:        bcrypt,
+		Secrets:       secrets,
+		Files:         fileStore,
+		Clock:         utc,
+		Sender:        sender,
+		Outbox:        outbox,
+		Accounts:      accountsConfig,
+		Sessions:      sessionsConfig,
+		Verification:  verificationConfig,
+		Limit:         requestLimitConfig,
+		Idempotency:   idempotencyConfig,
+		Events:        eventsConfig,
+		PasswordReset: passwordResetConfig,
+		Directory:     directoryConfig,
+	}
+	useCases := NewUseCases(useCaseDeps)
 	services := NewServices(useCases, store, fileStore)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens

@@ -23,6 +23,9 @@ var _ ports.Comments = (*Comments)(nil)
 
 // List implements ports.Comments.
 func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, page ports.Page) ([]ports.CommentView, int, error) {
+	if err := domain.CheckPageSize(page.Limit); err != nil {
+		return nil, 0, err
+	}
 	repos := c.store.Repos()
 	if _, err := visiblePost(ctx, repos, actor, postID); err != nil {
 		return nil, 0, fmt.Errorf("list comments of post %d: %w", postID, err)

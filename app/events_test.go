@@ -113,26 +113,26 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			expect("delete the account", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=false", kept.Post.ID(), b),
 				"credentials.revoked post=0 author=0 commenter=0 draft=false")
 
-			person, err := svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
+			person, err := svc.People.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
 			must("create person", err)
-			_, err = svc.People.Create(ctx, ports.PersonInput{Name: "Pat", Email: "PAT@example.com"})
+			_, err = svc.People.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Pat", Email: "PAT@example.com"})
 			if !errors.Is(err, domain.ErrEmailTaken) {
 				t.Fatalf("duplicate person: got %v", err)
 			}
-			_, err = svc.People.Patch(ctx, person.ID, ports.PersonPatch{Name: ports.Some("Pat B")}, ports.Precondition{})
+			_, err = svc.People.Patch(ctx, domain.Actor{}, person.ID, ports.PersonPatch{Name: ports.Some("Pat B")}, ports.Precondition{})
 			must("patch person", err)
-			must("delete person", svc.People.Delete(ctx, person.ID, ports.Precondition{}))
-			if err := svc.People.Delete(ctx, person.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+			must("delete person", svc.People.Delete(ctx, domain.Actor{}, person.ID, ports.Precondition{}))
+			if err := svc.People.Delete(ctx, domain.Actor{}, person.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Fatalf("delete a missing person: got %v", err)
 			}
 			zero := "post=0 author=0 commenter=0 draft=false"
 			expect("people", "user.created "+zero, "user.updated "+zero, "user.deleted "+zero)
 
-			product, err := svc.Products.Create(ctx, ports.ProductInput{Name: "Pen", PriceCents: 100})
+			product, err := svc.Products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: "Pen", PriceCents: 100})
 			must("create product", err)
-			_, err = svc.Products.Replace(ctx, product.ID, ports.ProductInput{Name: "Pen 2", PriceCents: 200}, ports.Precondition{})
+			_, err = svc.Products.Replace(ctx, domain.Actor{}, product.ID, ports.ProductInput{Name: "Pen 2", PriceCents: 200}, ports.Precondition{})
 			must("replace product", err)
-			must("delete product", svc.Products.Delete(ctx, product.ID, ports.Precondition{}))
+			must("delete product", svc.Products.Delete(ctx, domain.Actor{}, product.ID, ports.Precondition{}))
 			expect("products", "product.created "+zero, "product.updated "+zero, "product.deleted "+zero)
 			events = outbox(t, store)
 			if got := events[len(events)-1].Payload.Product; got == nil || got.Name != "Pen 2" {
@@ -149,7 +149,7 @@ func TestFollowDropsWhoFallsBehind(t *testing.T) {
 	store := directoryStores[0].Open(t)
 	clk := clock.NewFixed(t0)
 	events := app.NewEvents(store, clk, app.EventsConfig{Retention: time.Hour, Poll: time.Minute, Backlog: 2})
-	products := app.NewProducts(store, clk)
+	products := app.NewProducts(store, clk, app.DirectoryConfig{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out, err := events.Follow(ctx, ports.EventViewer{}, ports.EventFilter{}, 0, true)
@@ -159,7 +159,7 @@ func TestFollowDropsWhoFallsBehind(t *testing.T) {
 	const writes = 20
 	start := time.Now()
 	for i := range writes {
-		if _, err := products.Create(ctx, ports.ProductInput{Name: fmt.Sprint("P", i), PriceCents: 1}); err != nil {
+		if _, err := products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: fmt.Sprint("P", i), PriceCents: 1}); err != nil {
 			t.Fatal(err)
 		}
 		// Each commit wakes the feed, which reads it alone.
@@ -195,11 +195,11 @@ func TestFollowResumes(t *testing.T) {
 			store := s.Open(t)
 			clk := clock.NewFixed(t0)
 			events := app.NewEvents(store, clk, app.EventsConfig{Retention: time.Hour, Poll: time.Minute})
-			products := app.NewProducts(store, clk)
+			products := app.NewProducts(store, clk, app.DirectoryConfig{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			create := func(name string) {
-				if _, err := products.Create(ctx, ports.ProductInput{Name: name, PriceCents: 1}); err != nil {
+				if _, err := products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: name, PriceCents: 1}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -8,23 +8,43 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
+// DirectoryConfig configures area B's use cases, People and Products.
+type DirectoryConfig struct {
+	// RequireToken makes every write need an actor that presented a
+	// personal access token (CRUD_AUTH=token); otherwise area B is open to
+	// anyone, the zero actor included.
+	RequireToken bool
+}
+
+// checkWrite returns what the configuration refuses to actor's write.
+func (c DirectoryConfig) checkWrite(actor domain.Actor) error {
+	if c.RequireToken {
+		return actor.CheckTokenPresented()
+	}
+	return nil
+}
+
 // People runs the use cases of area B's user records: it stamps their times
 // and merges updates into the stored record inside one transaction.
 type People struct {
 	store ports.Store
 	clock ports.Clock
+	cfg   DirectoryConfig
 }
 
 // NewPeople returns the use cases of area B's user records.
-func NewPeople(store ports.Store, clock ports.Clock) *People {
-	return &People{store: store, clock: clock}
+func NewPeople(store ports.Store, clock ports.Clock, cfg DirectoryConfig) *People {
+	return &People{store: store, clock: clock, cfg: cfg}
 }
 
 var _ ports.People = (*People)(nil)
 
 // Create stores a new record created and updated now, once it keeps the
 // rules of domain.Person.Check.
-func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Person, error) {
+func (p *People) Create(ctx context.Context, actor domain.Actor, in ports.PersonInput) (domain.Person, error) {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return domain.Person{}, err
+	}
 	now := p.clock.Now()
 	person := domain.Person{
 		Name:      in.Name,
@@ -50,8 +70,8 @@ func (p *People) Create(ctx context.Context, in ports.PersonInput) (domain.Perso
 }
 
 // Replace overwrites every field of record id but its creation time.
-func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput, pre ports.Precondition) (domain.Person, error) {
-	return p.Patch(ctx, id, ports.PersonPatch{
+func (p *People) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.PersonInput, pre ports.Precondition) (domain.Person, error) {
+	return p.Patch(ctx, actor, id, ports.PersonPatch{
 		Name:    ports.Some(in.Name),
 		Email:   ports.Some(in.Email),
 		Age:     ports.Some(in.Age),
@@ -62,7 +82,10 @@ func (p *People) Replace(ctx context.Context, id int64, in ports.PersonInput, pr
 // Patch reads record id, applies the fields patch sets and writes it back in
 // one transaction, so that two concurrent patches of different fields both
 // survive. The patched record must keep the rules of domain.Person.Check.
-func (p *People) Patch(ctx context.Context, id int64, patch ports.PersonPatch, pre ports.Precondition) (domain.Person, error) {
+func (p *People) Patch(ctx context.Context, actor domain.Actor, id int64, patch ports.PersonPatch, pre ports.Precondition) (domain.Person, error) {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return domain.Person{}, err
+	}
 	var person domain.Person
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
@@ -110,7 +133,10 @@ func (p *People) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person
 }
 
 // Delete implements ports.People. The event shows the record as it was.
-func (p *People) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
+func (p *People) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return err
+	}
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		person, err := r.People.Lock(ctx, id)
 		if err != nil {

@@ -29,9 +29,9 @@ func TestPeople(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := clock.NewFixed(t0)
-			people := app.NewPeople(s.Open(t), clk)
+			people := app.NewPeople(s.Open(t), clk, app.DirectoryConfig{})
 
-			ann, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "Ann@example.com", Age: ptr(30), Address: &domain.Address{City: "Paris"}})
+			ann, err := people.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Ann", Email: "Ann@example.com", Age: ptr(30), Address: &domain.Address{City: "Paris"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func TestPeople(t *testing.T) {
 				t.Errorf("created: got no id")
 			}
 
-			_, err = people.Create(ctx, ports.PersonInput{Name: "Other", Email: "ann@EXAMPLE.com"})
+			_, err = people.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Other", Email: "ann@EXAMPLE.com"})
 			if !errors.Is(err, domain.ErrEmailTaken) {
 				t.Errorf("duplicate e-mail: got %v, want %v", err, domain.ErrEmailTaken)
 			}
@@ -54,16 +54,16 @@ func TestPeople(t *testing.T) {
 				want  func(p *domain.Person)
 			}{
 				{"patch age", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{Age: ports.Some(ptr(31))}, ports.Precondition{})
+					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{Age: ports.Some(ptr(31))}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Age = ptr(31) }},
 				{"patch clears address", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")}, ports.Precondition{})
+					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Address, p.Name = nil, "Annie" }},
 				{"empty patch", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, id, ports.PersonPatch{}, ports.Precondition{})
+					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{}, ports.Precondition{})
 				}, func(*domain.Person) {}},
 				{"replace", func(id int64) (domain.Person, error) {
-					return people.Replace(ctx, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"}, ports.Precondition{})
+					return people.Replace(ctx, domain.Actor{}, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Name, p.Email, p.Age, p.Address = "Ann", "ann@example.net", nil, nil }},
 			}
 			for _, step := range steps {
@@ -80,8 +80,8 @@ func TestPeople(t *testing.T) {
 			}
 
 			for name, err := range map[string]error{
-				"patch":   second(people.Patch(ctx, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))}, ports.Precondition{})),
-				"replace": second(people.Replace(ctx, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"}, ports.Precondition{})),
+				"patch":   second(people.Patch(ctx, domain.Actor{}, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))}, ports.Precondition{})),
+				"replace": second(people.Replace(ctx, domain.Actor{}, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"}, ports.Precondition{})),
 			} {
 				if !errors.Is(err, domain.ErrNotFound) {
 					t.Errorf("%s of a missing record: got %v, want %v", name, err, domain.ErrNotFound)
@@ -95,10 +95,10 @@ func TestPeopleGetListDelete(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			people := app.NewPeople(s.Open(t), clock.NewFixed(t0))
+			people := app.NewPeople(s.Open(t), clock.NewFixed(t0), app.DirectoryConfig{})
 			var created []domain.Person
 			for _, name := range []string{"Ann", "Bob", "Cid"} {
-				p, err := people.Create(ctx, ports.PersonInput{Name: name, Email: strings.ToLower(name) + "@example.com"})
+				p, err := people.Create(ctx, domain.Actor{}, ports.PersonInput{Name: name, Email: strings.ToLower(name) + "@example.com"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -123,13 +123,13 @@ func TestPeopleGetListDelete(t *testing.T) {
 				t.Errorf("list sorted by an unknown field: got %v, want an error of kind Invalid", err)
 			}
 
-			if err := people.Delete(ctx, ann.ID, ports.Precondition{}); err != nil {
+			if err := people.Delete(ctx, domain.Actor{}, ann.ID, ports.Precondition{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := people.Get(ctx, ann.ID); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
 			}
-			if err := people.Delete(ctx, ann.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+			if err := people.Delete(ctx, domain.Actor{}, ann.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
 			}
 			if _, total, err := people.List(ctx, ports.PersonQuery{}); err != nil || total != 2 {
@@ -147,8 +147,8 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			store := s.Open(t)
-			people := app.NewPeople(store, clock.NewFixed(t0))
-			p, err := people.Create(ctx, ports.PersonInput{Name: "Ann", Email: "ann@example.com"})
+			people := app.NewPeople(store, clock.NewFixed(t0), app.DirectoryConfig{})
+			p, err := people.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Ann", Email: "ann@example.com"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						_, err := people.Patch(ctx, p.ID, patch, ports.Precondition{})
+						_, err := people.Patch(ctx, domain.Actor{}, p.ID, patch, ports.Precondition{})
 						errs <- err
 					}()
 				}
@@ -181,7 +181,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 				if got.Age == nil || *got.Age != 40 || got.Address == nil || got.Address.City != "Oslo" {
 					t.Fatalf("after concurrent patches: got age %v, address %v; want 40 and Oslo", got.Age, got.Address)
 				}
-				if _, err := people.Patch(ctx, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}, ports.Precondition{}); err != nil {
+				if _, err := people.Patch(ctx, domain.Actor{}, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}, ports.Precondition{}); err != nil {
 					t.Fatal(err)
 				}
 			}

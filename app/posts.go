@@ -29,7 +29,14 @@ var _ ports.Posts = (*Posts)(nil)
 
 // List implements ports.Posts: the page with its authors and tags, and the
 // total, which the store reads in a fixed number of round trips.
-func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+func (p *Posts) List(ctx context.Context, actor domain.Actor, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return nil, 0, err
+	}
+	if err := domain.CheckPageSize(page.Limit); err != nil {
+		return nil, 0, err
+	}
+	f.Viewer = actor.User.ID
 	views, total, err := p.store.Repos().PostViews.ListViews(readBy(ctx, f.Viewer), f, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
@@ -39,7 +46,14 @@ func (p *Posts) List(ctx context.Context, f ports.PostFilter, page ports.Page) (
 
 // ListAfter implements ports.Posts. It reads one post more than asked to
 // learn whether another page follows.
-func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
+func (p *Posts) ListAfter(ctx context.Context, actor domain.Actor, f ports.PostFilter, cursor *ports.PostCursor, limit int) ([]ports.PostView, *ports.PostCursor, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return nil, nil, err
+	}
+	if err := domain.CheckPageSize(limit); err != nil {
+		return nil, nil, err
+	}
+	f.Viewer = actor.User.ID
 	views, err := p.store.Repos().PostViews.ListViewsAfter(readBy(ctx, f.Viewer), f, cursor, limit+1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list posts: %w", err)
@@ -57,7 +71,11 @@ func (p *Posts) ListAfter(ctx context.Context, f ports.PostFilter, cursor *ports
 // author, its tags and its comments together. A draft the viewer may not see
 // is read to no purpose, but it is not found all the same; drafts of others
 // are rarely asked for.
-func (p *Posts) Show(ctx context.Context, viewer int64, id int64, withComments bool) (ports.PostView, error) {
+func (p *Posts) Show(ctx context.Context, actor domain.Actor, id int64, withComments bool) (ports.PostView, error) {
+	if err := actor.CheckPostRead(); err != nil {
+		return ports.PostView{}, err
+	}
+	viewer := actor.User.ID
 	comments := 0
 	if withComments {
 		comments = ports.ShowComments
@@ -93,6 +111,9 @@ const createAttempts = 3
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
+	if err := actor.CheckPostWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return ports.PostView{}, err
 	}
@@ -101,7 +122,15 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	}
 	now := p.clock.Now()
 	post, err := domain.NewPost(actor.User.ID, in.Title, in.Body, in.Status, now)
-	if err != nil {
+	var vs domain.Violations
+	if de, ok := domain.AsError(err); ok && de.Kind == domain.Invalid {
+		vs = append(vs, de.Fields...)
+	} else if err != nil {
+		return ports.PostView{}, err
+	}
+	vs.Add("tags", domain.CheckPostTags(in.TagIDs))
+	vs.Add("image", checkUpload(in.Image, domain.MaxPostImageKilobytes))
+	if err := vs.Err(); err != nil {
 		return ports.PostView{}, err
 	}
 	image, err := p.saveImage(ctx, in.Image)
@@ -153,7 +182,20 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // representation's author is the actor; its tags are those the transaction
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
+	if err := actor.CheckPostWrite(); err != nil {
+		return ports.PostView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
+		return ports.PostView{}, err
+	}
+	var vs domain.Violations
+	if patch.TagIDs.Set {
+		vs.Add("tags", domain.CheckPostTags(patch.TagIDs.Value))
+	}
+	if patch.Image.Set {
+		vs.Add("image", checkUpload(patch.Image.Value, domain.MaxPostImageKilobytes))
+	}
+	if err := vs.Err(); err != nil {
 		return ports.PostView{}, err
 	}
 	var newImage string
@@ -215,6 +257,9 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 
 // Delete implements ports.Posts.
 func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := actor.CheckPostWrite(); err != nil {
+		return err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}
@@ -262,6 +307,21 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, 
 		return domain.Post{}, domain.ErrPreconditionFailed
 	}
 	return post, nil
+}
+
+// checkUpload returns the rules an uploaded image of at most maxKB
+// kilobytes breaks (domain.CheckImage), none for no image. An image whose
+// extension is not the one its header gives is not the image it claims to
+// be.
+func checkUpload(img *ports.Image, maxKB int) []domain.Rule {
+	if img == nil {
+		return nil
+	}
+	h, rules := domain.CheckImage(img.Data, maxKB)
+	if rules == nil && img.Ext != h.Ext {
+		rules = []domain.Rule{domain.RuleImage, domain.ImageMimes}
+	}
+	return rules
 }
 
 func (p *Posts) saveImage(ctx context.Context, img *ports.Image) (string, error) {

@@ -197,7 +197,7 @@ func benchPostUseCases(b *testing.B, st ports.Store) {
 
 	// The fill must have given post i the id i (benchPosts itself is a draft).
 	for _, i := range []int64{1, benchPosts - 1} {
-		v, err := posts.Show(ctx, 0, i, true)
+		v, err := posts.Show(ctx, domain.Actor{}, i, true)
 		if err != nil {
 			b.Fatalf("Show(%d): %v", i, err)
 		}
@@ -219,15 +219,14 @@ func benchPostUseCases(b *testing.B, st ports.Store) {
 	actor := domain.Actor{User: author, Token: &tok}
 
 	benchBoth(b, "List", func(int) error {
-		list, total, err := posts.List(ctx, ports.PostFilter{}, ports.Page{Limit: benchPageSize})
+		list, total, err := posts.List(ctx, domain.Actor{}, ports.PostFilter{}, ports.Page{Limit: benchPageSize})
 		if err == nil && (len(list) != benchPageSize || total < benchPublished) {
 			err = fmt.Errorf("got %d posts of %d, want %d of at least %d", len(list), total, benchPageSize, benchPublished)
 		}
 		return err
 	})
 	benchBoth(b, "ListViewer", func(int) error {
-		f := ports.PostFilter{Viewer: author.ID}
-		list, total, err := posts.List(ctx, f, ports.Page{Limit: benchPageSize})
+		list, total, err := posts.List(ctx, domain.Actor{User: author}, ports.PostFilter{}, ports.Page{Limit: benchPageSize})
 		if err == nil && (len(list) != benchPageSize || total < benchPublished) {
 			err = fmt.Errorf("got %d posts of %d, want %d of at least %d", len(list), total, benchPageSize, benchPublished)
 		}
@@ -240,7 +239,7 @@ func benchPostUseCases(b *testing.B, st ports.Store) {
 	}
 	cursor := &ports.PostCursor{CreatedAt: mid.CreatedAt().UnixMicro(), ID: mid.ID()}
 	benchBoth(b, "ListAfter", func(int) error {
-		list, next, err := posts.ListAfter(ctx, ports.PostFilter{Viewer: author.ID}, cursor, benchPageSize)
+		list, next, err := posts.ListAfter(ctx, domain.Actor{User: author}, ports.PostFilter{}, cursor, benchPageSize)
 		if err == nil && (len(list) != benchPageSize || next == nil) {
 			err = fmt.Errorf("got %d posts, want %d and a next cursor", len(list), benchPageSize)
 		}
@@ -253,7 +252,7 @@ func benchPostUseCases(b *testing.B, st ports.Store) {
 		if id%5 == 0 {
 			id++
 		}
-		v, err := posts.Show(ctx, 0, id, true)
+		v, err := posts.Show(ctx, domain.Actor{}, id, true)
 		if err == nil && (len(v.Tags) != 2 || len(v.Comments) != benchComments) {
 			err = fmt.Errorf("post %d: got %d tags and %d comments", id, len(v.Tags), len(v.Comments))
 		}

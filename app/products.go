@@ -13,18 +13,22 @@ import (
 type Products struct {
 	store ports.Store
 	clock ports.Clock
+	cfg   DirectoryConfig
 }
 
 // NewProducts returns the use cases of area B's products.
-func NewProducts(store ports.Store, clock ports.Clock) *Products {
-	return &Products{store: store, clock: clock}
+func NewProducts(store ports.Store, clock ports.Clock, cfg DirectoryConfig) *Products {
+	return &Products{store: store, clock: clock, cfg: cfg}
 }
 
 var _ ports.Products = (*Products)(nil)
 
 // Create stores a new product created and updated now, once it keeps the
 // rules of domain.Product.Check.
-func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Product, error) {
+func (p *Products) Create(ctx context.Context, actor domain.Actor, in ports.ProductInput) (domain.Product, error) {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return domain.Product{}, err
+	}
 	now := p.clock.Now()
 	product := domain.Product{
 		Name:        in.Name,
@@ -54,7 +58,10 @@ func (p *Products) Create(ctx context.Context, in ports.ProductInput) (domain.Pr
 // read and the write share a transaction so that the answer carries the
 // creation time of the very row written. The replacement must keep the
 // rules of domain.Product.Check.
-func (p *Products) Replace(ctx context.Context, id int64, in ports.ProductInput, pre ports.Precondition) (domain.Product, error) {
+func (p *Products) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.ProductInput, pre ports.Precondition) (domain.Product, error) {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return domain.Product{}, err
+	}
 	var product domain.Product
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
@@ -103,7 +110,10 @@ func (p *Products) List(ctx context.Context, page ports.Page) ([]domain.Product,
 }
 
 // Delete implements ports.Products. The event shows the product as it was.
-func (p *Products) Delete(ctx context.Context, id int64, pre ports.Precondition) error {
+func (p *Products) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := p.cfg.checkWrite(actor); err != nil {
+		return err
+	}
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		product, err := r.Products.Lock(ctx, id)
 		if err != nil {

@@ -18,9 +18,9 @@ func TestProducts(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := clock.NewFixed(t0)
-			products := app.NewProducts(s.Open(t), clk)
+			products := app.NewProducts(s.Open(t), clk, app.DirectoryConfig{})
 
-			pen, err := products.Create(ctx, ports.ProductInput{Name: "Pen", PriceCents: 1999, Description: "Blue", Stock: 3, SKU: ptr("PEN")})
+			pen, err := products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: "Pen", PriceCents: 1999, Description: "Blue", Stock: 3, SKU: ptr("PEN")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -28,12 +28,12 @@ func TestProducts(t *testing.T) {
 			if !reflect.DeepEqual(pen, want) {
 				t.Errorf("created: got %+v, want %+v", pen, want)
 			}
-			if _, err := products.Create(ctx, ports.ProductInput{Name: "Pen 2", SKU: ptr("PEN")}); !errors.Is(err, domain.ErrSKUTaken) {
+			if _, err := products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: "Pen 2", SKU: ptr("PEN")}); !errors.Is(err, domain.ErrSKUTaken) {
 				t.Errorf("duplicate SKU: got %v, want %v", err, domain.ErrSKUTaken)
 			}
 
 			clk.Advance(time.Minute)
-			got, err := products.Replace(ctx, pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250}, ports.Precondition{})
+			got, err := products.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestProducts(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("replaced: got %+v, want %+v", got, want)
 			}
-			if _, err := products.Replace(ctx, 424242, ports.ProductInput{Name: "X"}, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := products.Replace(ctx, domain.Actor{}, 424242, ports.ProductInput{Name: "X"}, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("replace of a missing product: got %v, want %v", err, domain.ErrNotFound)
 			}
 		})
@@ -52,10 +52,10 @@ func TestProductsGetListDelete(t *testing.T) {
 	for _, s := range directoryStores {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
-			products := app.NewProducts(s.Open(t), clock.NewFixed(t0))
+			products := app.NewProducts(s.Open(t), clock.NewFixed(t0), app.DirectoryConfig{})
 			var created []domain.Product
 			for _, name := range []string{"Pen", "Ink", "Nib"} {
-				p, err := products.Create(ctx, ports.ProductInput{Name: name, PriceCents: 100})
+				p, err := products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: name, PriceCents: 100})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -72,13 +72,13 @@ func TestProductsGetListDelete(t *testing.T) {
 				t.Errorf("list, second and third: got %+v, total %d, %v; want Ink and Nib of 3", list, total, err)
 			}
 
-			if err := products.Delete(ctx, pen.ID, ports.Precondition{}); err != nil {
+			if err := products.Delete(ctx, domain.Actor{}, pen.ID, ports.Precondition{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := products.Get(ctx, pen.ID); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("get after delete: got %v, want %v", err, domain.ErrNotFound)
 			}
-			if err := products.Delete(ctx, pen.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+			if err := products.Delete(ctx, domain.Actor{}, pen.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("second delete: got %v, want %v", err, domain.ErrNotFound)
 			}
 			list, total, err = products.List(ctx, ports.Page{})

@@ -167,6 +167,9 @@ func (p *Profile) revokeAndReissue(ctx context.Context, r ports.Repos, actor dom
 // only after the commit, so that no committed user points at a missing
 // file.
 func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.Image) (domain.User, error) {
+	if rules := checkUpload(&img, domain.MaxAvatarKilobytes); rules != nil {
+		return domain.User{}, domain.InvalidField("avatar", rules...)
+	}
 	path, err := p.files.Save(ctx, avatarDir, img.Data, img.Ext)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("set avatar: %w", err)

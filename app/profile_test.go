@@ -77,6 +77,7 @@ type accountWorld struct {
 	sessions ports.Sessions
 	posts    ports.Posts
 	comments ports.Comments
+	webhooks ports.Webhooks
 }
 
 const lifetime = 10080 * time.Minute
@@ -95,6 +96,7 @@ func newAccountWorld(t *testing.T, store ports.Store) *accountWorld {
 		sessions: svc.Sessions,
 		posts:    svc.Posts,
 		comments: svc.Comments,
+		webhooks: svc.Webhooks,
 	}
 }
 
@@ -269,11 +271,11 @@ func TestProfileAvatar(t *testing.T) {
 			ctx := context.Background()
 			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
-			u, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("png"), Ext: ".png"})
+			u, err := w.profile.SetAvatar(ctx, ann, uploadOf(t, "png", 1, 1))
 			if err != nil || u.AvatarPath != "avatars/1.png" {
 				t.Fatalf("first avatar: got %q, %v", u.AvatarPath, err)
 			}
-			u, err = w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("gif"), Ext: ".gif"})
+			u, err = w.profile.SetAvatar(ctx, ann, uploadOf(t, "gif", 1, 1))
 			if err != nil || u.AvatarPath != "avatars/2.gif" {
 				t.Fatalf("second avatar: got %q, %v", u.AvatarPath, err)
 			}
@@ -282,7 +284,7 @@ func TestProfileAvatar(t *testing.T) {
 			}
 			// A failed transaction leaves no file behind.
 			gone := domain.Actor{User: domain.User{ID: 999}}
-			if _, err := w.profile.SetAvatar(ctx, gone, ports.Image{Data: []byte("png"), Ext: ".png"}); !errors.Is(err, domain.ErrUnauthenticated) {
+			if _, err := w.profile.SetAvatar(ctx, gone, uploadOf(t, "png", 1, 1)); !errors.Is(err, domain.ErrUnauthenticated) {
 				t.Errorf("avatar of a deleted user: got %v", err)
 			}
 			if got := w.files.held(); !slices.Equal(got, []string{"avatars/2.gif"}) {
@@ -299,10 +301,10 @@ func TestProfileDelete(t *testing.T) {
 			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
 			bob := w.register(t, "bob@example.com")
-			if _, err := w.profile.SetAvatar(ctx, ann, ports.Image{Data: []byte("a"), Ext: ".png"}); err != nil {
+			if _, err := w.profile.SetAvatar(ctx, ann, uploadOf(t, "png", 1, 1)); err != nil {
 				t.Fatal(err)
 			}
-			img := &ports.Image{Data: []byte("i"), Ext: ".jpg"}
+			img := ptr(uploadOf(t, "jpeg", 1, 1))
 			mine, err := w.posts.Create(ctx, ann, ports.PostInput{Title: "Mine", Body: "B", Status: domain.StatusPublished, Image: img})
 			if err != nil {
 				t.Fatal(err)

@@ -37,8 +37,8 @@ func (t *Tags) Create(ctx context.Context, actor domain.Actor, name string) (dom
 }
 
 // List implements ports.Tags.
-func (t *Tags) List(ctx context.Context, viewer int64) ([]domain.Tag, error) {
-	tags, err := t.store.Repos().Tags.List(readBy(ctx, viewer))
+func (t *Tags) List(ctx context.Context, actor domain.Actor) ([]domain.Tag, error) {
+	tags, err := t.store.Repos().Tags.List(readBy(ctx, actor.User.ID))
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}

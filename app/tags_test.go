@@ -16,7 +16,7 @@ func TestTags(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			tags := app.NewTags(s.Open(t), clock.NewFixed(t0))
-			if got, err := tags.List(ctx, 0); err != nil || len(got) != 0 {
+			if got, err := tags.List(ctx, domain.Actor{}); err != nil || len(got) != 0 {
 				t.Errorf("list of none: got %+v, %v; want none", got, err)
 			}
 			var created []domain.Tag
@@ -34,7 +34,7 @@ func TestTags(t *testing.T) {
 			if _, err := tags.Create(ctx, domain.Actor{}, "go lang"); !errors.Is(err, domain.ErrTagTaken) {
 				t.Errorf("duplicate name: got %v, want %v", err, domain.ErrTagTaken)
 			}
-			got, err := tags.List(ctx, 0)
+			got, err := tags.List(ctx, domain.Actor{})
 			if err != nil || !reflect.DeepEqual(got, []domain.Tag{art, golang, zen}) {
 				t.Errorf("list: got %+v, %v; want Art, Go Lang, Zen", got, err)
 			}

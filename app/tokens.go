@@ -38,6 +38,9 @@ func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenI
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Token{}, domain.PlainToken{}, err
 	}
+	if err := domain.CheckTokenRequest(in.Name, in.Abilities, in.ExpiresIn); err != nil {
+		return domain.Token{}, domain.PlainToken{}, err
+	}
 	abilities := in.Abilities
 	if abilities == nil {
 		abilities = []string{domain.AbilityAll}

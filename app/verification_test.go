@@ -51,7 +51,7 @@ func TestWritesNeedAVerifiedAddress(t *testing.T) {
 					t.Errorf("%s by an unverified actor: got %v, want ErrEmailNotVerified", name, err)
 				}
 			}
-			if tags, err := uc.Tags.List(ctx, 0); err != nil || len(tags) != 0 {
+			if tags, err := uc.Tags.List(ctx, domain.Actor{}); err != nil || len(tags) != 0 {
 				t.Errorf("tags after the refused writes: %v, %v", tags, err)
 			}
 

@@ -89,6 +89,9 @@ func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.Webh
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Webhook{}, err
 	}
+	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
+		return domain.Webhook{}, err
+	}
 	if !w.sender.Allowed(in.URL) {
 		return domain.Webhook{}, domain.ErrWebhookURL
 	}
@@ -136,6 +139,9 @@ func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Webhook{}, err
 	}
+	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
+		return domain.Webhook{}, err
+	}
 	if !w.sender.Allowed(in.URL) {
 		return domain.Webhook{}, domain.ErrWebhookURL
 	}
@@ -180,6 +186,9 @@ func (w *Webhooks) Delete(ctx context.Context, actor domain.Actor, id int64) err
 
 // Deliveries implements ports.Webhooks.
 func (w *Webhooks) Deliveries(ctx context.Context, actor domain.Actor, id int64, page ports.Page) ([]domain.Delivery, int, error) {
+	if err := domain.CheckPageSize(page.Limit); err != nil {
+		return nil, 0, err
+	}
 	repos := w.store.Repos()
 	if _, err := ownWebhook(ctx, repos, actor, id, false); err != nil {
 		return nil, 0, fmt.Errorf("list deliveries of webhook %d: %w", id, err)

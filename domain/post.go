@@ -319,3 +319,16 @@ var asciiFold = func() map[rune]string {
 
 // ErrCannotCreatePosts refuses post creation to a token without posts:write.
 var ErrCannotCreatePosts = &Error{Kind: Forbidden, Code: "cannot_create_posts"}
+
+// MaxPostTags bounds the tags of one post, so that one request cannot make
+// a post carry a whole taxonomy.
+const MaxPostTags = 100
+
+// CheckPostTags returns the rules a post's list of tag ids breaks: at most
+// MaxPostTags. Whether each names a tag is the store's to say.
+func CheckPostTags(ids []int64) []Rule {
+	if len(ids) > MaxPostTags {
+		return []Rule{RuleN(RuleMaxItems, MaxPostTags)}
+	}
+	return nil
+}

@@ -146,3 +146,17 @@ func (vs Violations) Err() error {
 	}
 	return InvalidFields(vs...)
 }
+
+// MaxPageSize bounds how many items one page of area A's lists holds, so
+// that no caller makes one read return a whole table.
+const MaxPageSize = 100
+
+// CheckPageSize returns what a page of size items breaks: at least one, at
+// most MaxPageSize, named as the request field per_page. A transport may
+// cap a larger size before asking, as the HTTP API does.
+func CheckPageSize(size int) error {
+	if rules := checkRange(int64(size), 1, MaxPageSize); rules != nil {
+		return InvalidField("per_page", rules...)
+	}
+	return nil
+}

@@ -163,6 +163,72 @@ type Actor struct {
 	// lets only accounts that proved their address write
 	// (REQUIRE_VERIFIED_EMAIL).
 	VerifiedEmailRequired bool
+	// Gate is the ability gate the transport that authenticated the actor
+	// puts in front of the post use cases; the use cases check it
+	// (CheckPostRead, CheckPostWrite).
+	Gate Gate
+}
+
+// Gate is an ability gate that a transport's callers pass on top of what
+// every use case checks. The gate is chosen by the transport, per route or
+// API version, and carried by the actor, so that the use case checks it
+// whoever calls it.
+type Gate uint8
+
+// The gates.
+const (
+	// GateNone is API version 1's: reading posts is open to anyone, and
+	// each write checks posts:write itself (ErrCannotCreatePosts,
+	// ErrInvalidAbility).
+	GateNone Gate = iota
+	// GatePostAbilities is API version 2's, Sanctum's ability middleware:
+	// reading posts needs an actor holding posts:read or posts:write, and
+	// writing them posts:write, before anything else is looked at.
+	GatePostAbilities
+)
+
+// CheckTokenPresented returns ErrUnauthenticated unless the actor
+// presented a personal access token: a browser session or nobody does not
+// pass. It is the gate of area B's writes when the service requires a
+// token for them (CRUD_AUTH=token).
+func (a Actor) CheckTokenPresented() error {
+	if a.Token == nil || a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	return nil
+}
+
+// CheckPostRead returns what the actor's gate refuses to a read of posts:
+// ErrUnauthenticated for nobody, ErrInvalidAbility for a token holding
+// neither posts:read nor posts:write. GateNone refuses nothing.
+func (a Actor) CheckPostRead() error {
+	if a.Gate != GatePostAbilities {
+		return nil
+	}
+	if a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	if !a.CanAny(AbilityPostsRead, AbilityPostsWrite) {
+		return ErrInvalidAbility
+	}
+	return nil
+}
+
+// CheckPostWrite returns what the actor's gate refuses to a write of
+// posts: ErrUnauthenticated for nobody, ErrInvalidAbility for a token
+// without posts:write. GateNone refuses nothing here; the writes check
+// posts:write themselves.
+func (a Actor) CheckPostWrite() error {
+	if a.Gate != GatePostAbilities {
+		return nil
+	}
+	if a.User.ID == 0 {
+		return ErrUnauthenticated
+	}
+	if !a.CanAll(AbilityPostsWrite) {
+		return ErrInvalidAbility
+	}
+	return nil
 }
 
 // CheckWrite returns ErrEmailNotVerified when the actor may not write yet:
@@ -189,4 +255,39 @@ func (a Actor) CanAll(abilities ...string) bool {
 // CanAny reports whether the actor holds at least one of abilities.
 func (a Actor) CanAny(abilities ...string) bool {
 	return a.Token == nil || a.Token.CanAny(abilities...)
+}
+
+// Bounds of a token that a user asks for.
+const (
+	// MaxTokenNameLength bounds a token's name, in characters.
+	MaxTokenNameLength = 255
+	// MaxTokenAbilities bounds how many abilities one token lists, and
+	// MaxAbilityLength how long each is, in characters.
+	MaxTokenAbilities = 50
+	MaxAbilityLength  = 255
+	// MinTokenLifetime and MaxTokenLifetime bound the lifetime a user
+	// chooses for a token: a minute to a year (525,600 minutes).
+	MinTokenLifetime = time.Minute
+	MaxTokenLifetime = 365 * 24 * time.Hour
+)
+
+// CheckTokenRequest reports every rule that a token a user asks for breaks:
+// the name is required and at most MaxTokenNameLength characters, the
+// abilities at most MaxTokenAbilities of at most MaxAbilityLength
+// characters each, and a chosen lifetime (zero: the service's default)
+// from MinTokenLifetime to MaxTokenLifetime, named in whole minutes as a
+// request carries it (expires_in_minutes).
+func CheckTokenRequest(name string, abilities []string, lifetime time.Duration) error {
+	var vs Violations
+	vs.Add("name", checkText(name, MaxTokenNameLength))
+	if len(abilities) > MaxTokenAbilities {
+		vs.Add("abilities", []Rule{RuleN(RuleMaxItems, MaxTokenAbilities)})
+	}
+	for i, a := range abilities {
+		vs.Add("abilities."+strconv.Itoa(i), checkLength(a, MaxAbilityLength))
+	}
+	if lifetime != 0 {
+		vs.Add("expires_in_minutes", checkRange(int64(lifetime/time.Minute), int64(MinTokenLifetime/time.Minute), int64(MaxTokenLifetime/time.Minute)))
+	}
+	return vs.Err()
 }

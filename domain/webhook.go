@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -159,4 +160,37 @@ func CheckWebhookCount(held int) error {
 		return ErrTooManyWebhooks
 	}
 	return nil
+}
+
+// MaxWebhookURLLength bounds a webhook's URL, in characters.
+const MaxWebhookURLLength = 2048
+
+// CheckWebhook reports every rule that a webhook's URL and events break:
+// the URL is required and at most MaxWebhookURLLength characters; the
+// events are required, each one of EventTypes, and no more than there are.
+// Whether the URL may be called is the sender's to say (ErrWebhookURL).
+func CheckWebhook(url string, events []EventType) error {
+	var vs Violations
+	vs.Add("url", checkText(url, MaxWebhookURLLength))
+	switch {
+	case len(events) == 0:
+		vs.Add("events", []Rule{RuleRequired})
+	case len(events) > len(EventTypes):
+		vs.Add("events", []Rule{RuleN(RuleMaxItems, int64(len(EventTypes)))})
+	}
+	for i, e := range events {
+		if !slices.Contains(EventTypes, e) {
+			vs.Add("events."+strconv.Itoa(i), []Rule{RuleOf(RuleIn, EventTypeNames()...)})
+		}
+	}
+	return vs.Err()
+}
+
+// EventTypeNames are the names of EventTypes, in their order.
+func EventTypeNames() []string {
+	out := make([]string, len(EventTypes))
+	for i, t := range EventTypes {
+		out[i] = string(t)
+	}
+	return out
 }

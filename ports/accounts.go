@@ -75,8 +75,10 @@ type TokenInput struct {
 type Tokens interface {
 	// List returns the actor's tokens, oldest first.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Token, error)
-	// Create issues a token for the actor. domain.ErrInvalidAbility when it
-	// asks for an ability the actor's own token lacks.
+	// Create issues a token for the actor. An Invalid error naming each
+	// field that breaks domain.CheckTokenRequest (name, abilities, lifetime);
+	// domain.ErrInvalidAbility when it asks for an ability the actor's own
+	// token lacks.
 	Create(ctx context.Context, actor domain.Actor, in TokenInput) (domain.Token, domain.PlainToken, error)
 	// Delete revokes one of the actor's tokens; domain.ErrNotFound for a
 	// token that is not the actor's.
@@ -114,6 +116,8 @@ type Profile interface {
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, in ProfileInput, pre Precondition) (domain.User, *domain.PlainToken, error)
 	// SetAvatar stores img as the user's avatar and removes the old one.
+	// An Invalid error on avatar when img breaks domain.CheckImage (of at
+	// most domain.MaxAvatarKilobytes).
 	SetAvatar(ctx context.Context, actor domain.Actor, img Image) (domain.User, error)
 	// Delete removes the account with its tokens, sessions, posts, comments
 	// and files, after checking the current password (an invalid field

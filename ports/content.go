@@ -6,8 +6,11 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
-// Image is an uploaded image that the HTTP layer has already decoded and
-// checked; Ext is its canonical extension (".jpg", ".png", ".gif", ".webp").
+// Image is an uploaded image: its bytes, and the extension its header gives
+// (domain.DecodeImageHeader: ".jpg", ".png", ".gif", ".webp"). The use
+// cases check it with domain.CheckImage, so a transport passes on what it
+// received; one that checks it too does so only to report every field at
+// once.
 type Image struct {
 	Data []byte
 	Ext  string
@@ -47,35 +50,44 @@ type CommentView struct {
 	Author  domain.User
 }
 
-// ShowComments is how many comments the single post read carries; the
-// comments route pages through the rest.
+// ShowComments is how many comments Posts.Show carries with a post;
+// Comments.List pages through the rest.
 const ShowComments = 100
 
-// Posts is the driving port of posts. viewer is the caller's user id, 0 for
-// an anonymous caller, whose reads may come from a standby that lags the
-// primary by up to the store's limit (ports.AllowStaleReads).
+// Posts is the driving port of posts. Every method takes the caller as a
+// domain.Actor, the zero Actor for an anonymous caller, whose reads may
+// come from a standby that lags the primary by up to the store's limit
+// (ports.AllowStaleReads). Every method first returns what the actor's
+// gate refuses (domain.Actor.CheckPostRead, CheckPostWrite: version 2's
+// ability gate, domain.GatePostAbilities).
 // Every method that writes for an actor (creates, changes or deletes)
 // first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
 // refuses the actor.
 type Posts interface {
-	// List returns one page of the posts f selects, newest first, each with
-	// its author and tags, and how many match in all.
-	List(ctx context.Context, f PostFilter, page Page) ([]PostView, int, error)
+	// List returns one page of the posts f selects that the actor may see
+	// (f.Viewer is set from the actor), newest first, each with its author
+	// and tags, and how many match in all. An Invalid error on per_page
+	// when the page breaks domain.CheckPageSize.
+	List(ctx context.Context, actor domain.Actor, f PostFilter, page Page) ([]PostView, int, error)
 	// ListAfter returns up to limit posts after cursor (nil: from the start)
-	// and the cursor of the next page, nil at the end.
-	ListAfter(ctx context.Context, f PostFilter, cursor *PostCursor, limit int) ([]PostView, *PostCursor, error)
+	// and the cursor of the next page, nil at the end; f and limit as
+	// List's f and page.
+	ListAfter(ctx context.Context, actor domain.Actor, f PostFilter, cursor *PostCursor, limit int) ([]PostView, *PostCursor, error)
 	// Show returns a post with author, tags and, withComments, its first
 	// ShowComments comments. domain.ErrNotFound when it does not exist or
-	// viewer may not see it.
-	Show(ctx context.Context, viewer int64, id int64, withComments bool) (PostView, error)
+	// the actor may not see it.
+	Show(ctx context.Context, actor domain.Actor, id int64, withComments bool) (PostView, error)
 	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
 	// the actor lacks posts:write; an Invalid error naming each field that
-	// breaks domain.NewPost's rules, or each unknown tag (tags.N, exists).
+	// breaks domain.NewPost's rules, domain.CheckPostTags or
+	// domain.CheckImage (of at most domain.MaxPostImageKilobytes), or each
+	// unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
 	// for anybody but the author, domain.ErrInvalidAbility for a token
-	// without posts:write; an Invalid error for a title or body the post
-	// refuses, a status it can't move to, or an unknown tag;
+	// without posts:write; an Invalid error for tags or an image that break
+	// Create's rules, a title or body the post refuses, a status it can't
+	// move to, or an unknown tag;
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
 	// Delete removes the post, its comments and its image.
@@ -91,7 +103,9 @@ type Posts interface {
 // first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
 // refuses the actor.
 type Comments interface {
-	// List returns one page of a post's comments, oldest first, and the total.
+	// List returns one page of a post's comments, oldest first, and the
+	// total. An Invalid error on per_page when the page breaks
+	// domain.CheckPageSize.
 	List(ctx context.Context, actor domain.Actor, postID int64, page Page) ([]CommentView, int, error)
 	// Create adds a comment by the actor. domain.ErrNotFound; an Invalid
 	// error when the body breaks domain.CheckCommentBody.
@@ -110,9 +124,9 @@ type Comments interface {
 
 // Tags is the driving port of tags.
 type Tags interface {
-	// List returns every tag ordered by name. viewer is the caller's user
-	// id, 0 for an anonymous caller, whose read may be a little stale.
-	List(ctx context.Context, viewer int64) ([]domain.Tag, error)
+	// List returns every tag ordered by name. The zero actor is an
+	// anonymous caller, whose read may be a little stale.
+	List(ctx context.Context, actor domain.Actor) ([]domain.Tag, error)
 	// Create stores a tag. domain.ErrTagTaken when the name is in use; an
 	// Invalid error when it breaks domain.CheckTagName;
 	// domain.ErrEmailNotVerified when the actor may not write yet.

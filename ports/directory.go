@@ -37,6 +37,11 @@ type PersonPatch struct {
 }
 
 // People is the driving port of area B's user records.
+//
+// Every write (Create, Replace, Patch, Delete) first returns
+// domain.ErrUnauthenticated when the service requires a token for area B's
+// writes (CRUD_AUTH=token) and the actor presented none
+// (domain.Actor.CheckTokenPresented); reads are open to anyone.
 type People interface {
 	// Get returns record id. domain.ErrNotFound.
 	Get(ctx context.Context, id int64) (domain.Person, error)
@@ -47,19 +52,19 @@ type People interface {
 	// Create stamps and stores a new record. An Invalid error naming each
 	// field that breaks domain.Person.Check; domain.ErrEmailTaken when the
 	// e-mail is in use, compared by domain.EmailKey.
-	Create(ctx context.Context, in PersonInput) (domain.Person, error)
+	Create(ctx context.Context, actor domain.Actor, in PersonInput) (domain.Person, error)
 	// Replace overwrites every field of record id in one transaction.
 	// domain.ErrNotFound, an Invalid error as Create's,
 	// domain.ErrEmailTaken, domain.ErrPreconditionFailed when pre does not allow the version found.
-	Replace(ctx context.Context, id int64, in PersonInput, pre Precondition) (domain.Person, error)
+	Replace(ctx context.Context, actor domain.Actor, id int64, in PersonInput, pre Precondition) (domain.Person, error)
 	// Patch changes the fields p sets and keeps the others, reading and
 	// writing in one transaction. domain.ErrNotFound, an Invalid error when
 	// the patched record breaks domain.Person.Check, domain.ErrEmailTaken,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Patch(ctx context.Context, id int64, p PersonPatch, pre Precondition) (domain.Person, error)
+	Patch(ctx context.Context, actor domain.Actor, id int64, p PersonPatch, pre Precondition) (domain.Person, error)
 	// Delete removes record id. domain.ErrNotFound,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Delete(ctx context.Context, id int64, pre Precondition) error
+	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
 }
 
 // ProductInput is an area B product, as a create or a full replacement
@@ -73,6 +78,7 @@ type ProductInput struct {
 }
 
 // Products is the driving port of area B's products.
+// Its writes are gated as People's are.
 type Products interface {
 	// Get returns product id. domain.ErrNotFound.
 	Get(ctx context.Context, id int64) (domain.Product, error)
@@ -81,12 +87,12 @@ type Products interface {
 	// Create stamps and stores a new product. An Invalid error naming each
 	// field that breaks domain.Product.Check; domain.ErrSKUTaken when the SKU
 	// is in use.
-	Create(ctx context.Context, in ProductInput) (domain.Product, error)
+	Create(ctx context.Context, actor domain.Actor, in ProductInput) (domain.Product, error)
 	// Replace overwrites every field of product id in one transaction.
 	// domain.ErrNotFound, an Invalid error as Create's, domain.ErrSKUTaken,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Replace(ctx context.Context, id int64, in ProductInput, pre Precondition) (domain.Product, error)
+	Replace(ctx context.Context, actor domain.Actor, id int64, in ProductInput, pre Precondition) (domain.Product, error)
 	// Delete removes product id. domain.ErrNotFound,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Delete(ctx context.Context, id int64, pre Precondition) error
+	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
 }

@@ -5,12 +5,16 @@ import (
 	"time"
 )
 
-// IdempotentAnswer is the answer a request with an Idempotency-Key got,
-// kept so that a retry of the request gets it again.
+// IdempotentAnswer is the answer a request with an idempotency key got, as
+// its transport sent it, kept so that a retry of the request gets the same
+// answer again. The core reads only Status, to decide whether an answer is
+// kept (Idempotency.Finish); it is numbered as HTTP numbers statuses, onto
+// which any transport that offers idempotency keys maps its outcomes.
 type IdempotentAnswer struct {
-	Status      int
+	Status int
+	// ContentType is the media type of Body.
 	ContentType string
-	// Location is the answer's Location header, empty when it had none.
+	// Location is the address of what the request created, empty for none.
 	Location string
 	Body     []byte
 }

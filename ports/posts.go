@@ -10,8 +10,9 @@ import (
 
 // PostFilter narrows a list of posts.
 type PostFilter struct {
-	// Viewer is the user asking (0: anonymous). Published posts are listed
-	// for everybody, drafts only for their author.
+	// Viewer is the user asking (0: anonymous); Posts.List and ListAfter
+	// set it from their actor. Published posts are listed for everybody,
+	// drafts only for their author.
 	Viewer int64
 	// Search keeps posts whose title contains it, ignoring case as
 	// strings.ToLower does (Unicode letters included), with % and _ taken

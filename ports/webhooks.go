@@ -52,7 +52,8 @@ type DeliveryRepository interface {
 	SetCursor(ctx context.Context, last int64) error
 }
 
-// WebhookInput is a validated webhook to create or replace.
+// WebhookInput is a webhook to create or replace; the use case checks it
+// with domain.CheckWebhook.
 type WebhookInput struct {
 	URL    string
 	Events []domain.EventType
@@ -69,7 +70,8 @@ type Webhooks interface {
 	// List returns the actor's webhooks.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Webhook, error)
 	// Create stores a webhook of the actor and returns it with its secret,
-	// the only time the secret is shown. domain.ErrWebhookURL for a URL the
+	// the only time the secret is shown. An Invalid error naming each field
+	// that breaks domain.CheckWebhook; domain.ErrWebhookURL for a URL the
 	// service may not call; domain.ErrTooManyWebhooks when the actor holds
 	// domain.MaxWebhooksPerUser already, counted so that concurrent creates
 	// cannot pass it.
@@ -78,12 +80,14 @@ type Webhooks interface {
 	// another's.
 	Get(ctx context.Context, actor domain.Actor, id int64) (domain.Webhook, error)
 	// Replace changes the URL, the events and, when set, whether it is
-	// enabled. domain.ErrNotFound, domain.ErrWebhookURL.
+	// enabled. domain.ErrNotFound, an Invalid error as Create's,
+	// domain.ErrWebhookURL.
 	Replace(ctx context.Context, actor domain.Actor, id int64, in WebhookInput) (domain.Webhook, error)
 	// Delete removes the webhook and its deliveries. domain.ErrNotFound.
 	Delete(ctx context.Context, actor domain.Actor, id int64) error
 	// Deliveries returns one page of the webhook's deliveries, newest
-	// first, and their number. domain.ErrNotFound.
+	// first, and their number. domain.ErrNotFound; an Invalid error on
+	// per_page when the page breaks domain.CheckPageSize.
 	Deliveries(ctx context.Context, actor domain.Actor, id int64, page Page) ([]domain.Delivery, int, error)
 	// Retry makes a delivery due at once. domain.ErrNotFound.
 	Retry(ctx context.Context, actor domain.Actor, id, delivery int64) (domain.Delivery, error)

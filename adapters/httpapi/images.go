@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -11,13 +9,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
-
-	// The decoders of the accepted formats register themselves with
-	// image.DecodeConfig; WebP, which the standard library lacks, is read
-	// by webpSize.
-	_ "image/gif"
-	_ "image/jpeg"
-	_ "image/png"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -27,18 +18,14 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// maxImageSide bounds the width and height of an uploaded image, so that
-// whoever decodes a stored image in full never allocates more than it can
-// hold: a few kilobytes of compressed pixels can declare gigapixels.
-const maxImageSide = 10000
+// maxImageSide, imageExt and imageMimes are the domain's bounds of an
+// uploaded image (domain.CheckImage), which the use cases check again.
+const maxImageSide = domain.MaxImageSide
 
-// imageExt maps the formats image.DecodeConfig and webpSize name to the
-// extension a stored image gets. Only these formats are accepted.
-var imageExt = map[string]string{"jpeg": ".jpg", "png": ".png", "gif": ".gif", "webp": ".webp"}
-
-// imageMimes is the rule of the accepted formats, named as Laravel's mimes
-// rule names them.
-var imageMimes = domain.RuleOf(domain.RuleMimes, "jpeg", "png", "gif", "webp")
+var (
+	imageExt   = domain.ImageExtensions
+	imageMimes = domain.ImageMimes
+)
 
 // imageRule is what one image field of a request accepts.
 type imageRule struct {
@@ -50,8 +37,8 @@ type imageRule struct {
 // The image fields: a post's optional image of up to 5 MB and a user's
 // avatar of up to 2 MB.
 var (
-	postImage   = imageRule{field: "image", maxKB: 5120}
-	avatarImage = imageRule{field: "avatar", maxKB: 2048, required: true}
+	postImage   = imageRule{field: "image", maxKB: domain.MaxPostImageKilobytes}
+	avatarImage = imageRule{field: "avatar", maxKB: domain.MaxAvatarKilobytes, required: true}
 )
 
 // imageField checks rule's field of a request body as the Laravel rules
@@ -87,23 +74,14 @@ func imageField(v *validate.Validator, body map[string]any, rule imageRule) (*po
 	if err != nil {
 		return nil, err
 	}
-	format, cfg, known := decodeImageConfig(data)
-	good := known
-	if !known {
-		notImage()
-	}
-	if len(data) > rule.maxKB*1024 {
-		v.Fail(name, domain.RuleN(domain.RuleMaxKilobytes, int64(rule.maxKB)))
-		good = false
-	}
-	if known && (cfg.Width > maxImageSide || cfg.Height > maxImageSide) {
-		v.Fail(name, domain.RuleDimensions)
-		good = false
-	}
-	if !good {
+	header, rules := domain.CheckImage(data, rule.maxKB)
+	if len(rules) > 0 {
+		for _, r := range rules {
+			v.Fail(name, r)
+		}
 		return nil, nil
 	}
-	return &ports.Image{Data: data, Ext: imageExt[format]}, nil
+	return &ports.Image{Data: data, Ext: header.Ext}, nil
 }
 
 // readUpload reads an uploaded file whole, since a WebP is checked
@@ -125,79 +103,8 @@ func readUpload(fh *multipart.FileHeader) ([]byte, error) {
 // decodeImageConfig returns the format and dimensions of data when it is an
 // image of an accepted format with a width and height of at least one.
 func decodeImageConfig(data []byte) (string, image.Config, bool) {
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		w, h, ok := webpSize(data)
-		if !ok {
-			return "", image.Config{}, false
-		}
-		cfg, format = image.Config{Width: w, Height: h}, "webp"
-	}
-	if _, ok := imageExt[format]; !ok || cfg.Width < 1 || cfg.Height < 1 {
-		return "", image.Config{}, false
-	}
-	return format, cfg, true
-}
-
-// webpSize returns the dimensions of a WebP image, read from its RIFF
-// container and its first chunk as the WebP container specification lays
-// them out (https://developers.google.com/speed/webp/docs/riff_container):
-//
-//	"RIFF", file size - 8 (uint32 LE), "WEBP", then a chunk:
-//	fourCC, payload size (uint32 LE), payload.
-//
-// The first chunk is one of
-//   - "VP8 " (lossy): a 3-byte frame tag whose lowest bit is 0 on a key
-//     frame, the start code 9d 01 2a, then width and height as 16-bit LE
-//     values whose low 14 bits are the size;
-//   - "VP8L" (lossless): the signature byte 0x2f, then 32 bits LE holding
-//     width-1 (14 bits), height-1 (14 bits), an alpha bit and a 3-bit
-//     version that must be 0;
-//   - "VP8X" (extended): a flags byte, 3 reserved bytes, then canvas
-//     width-1 and height-1 as 24-bit LE values.
-//
-// Only the header is read: the pixels are not decoded, as for the other
-// formats, whose image.DecodeConfig stops at the header too. ok is false
-// when data is not such a file or is shorter than its header says.
-func webpSize(data []byte) (w, h int, ok bool) {
-	if len(data) < 20 || string(data[0:4]) != "RIFF" || string(data[8:12]) != "WEBP" {
-		return 0, 0, false
-	}
-	riffSize := uint64(binary.LittleEndian.Uint32(data[4:8]))
-	if riffSize < 12 || riffSize+8 > uint64(len(data)) {
-		return 0, 0, false
-	}
-	fourCC, size := string(data[12:16]), uint64(binary.LittleEndian.Uint32(data[16:20]))
-	if 20+size > riffSize+8 {
-		return 0, 0, false
-	}
-	p := data[20 : 20+size]
-	le24 := func(b []byte) int { return int(b[0]) | int(b[1])<<8 | int(b[2])<<16 }
-	switch fourCC {
-	case "VP8 ":
-		if len(p) < 10 || p[0]&1 != 0 || p[3] != 0x9d || p[4] != 0x01 || p[5] != 0x2a {
-			return 0, 0, false
-		}
-		w = int(binary.LittleEndian.Uint16(p[6:8]) & 0x3fff)
-		h = int(binary.LittleEndian.Uint16(p[8:10]) & 0x3fff)
-	case "VP8L":
-		if len(p) < 5 || p[0] != 0x2f {
-			return 0, 0, false
-		}
-		bits := binary.LittleEndian.Uint32(p[1:5])
-		if bits>>29 != 0 {
-			return 0, 0, false
-		}
-		w, h = int(bits&0x3fff)+1, int(bits>>14&0x3fff)+1
-	case "VP8X":
-		if len(p) < 10 {
-			return 0, 0, false
-		}
-		w, h = le24(p[4:7])+1, le24(p[7:10])+1
-	default:
-		return 0, 0, false
-	}
-	return w, h, w > 0 && h > 0
+	h, ok := domain.DecodeImageHeader(data)
+	return h.Format, image.Config{Width: h.Width, Height: h.Height}, ok
 }
 
 // serveStorage serves the uploaded files under /storage/ for GET and HEAD

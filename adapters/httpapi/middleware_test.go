@@ -36,19 +36,19 @@ func TestRouteGuards(t *testing.T) {
 	s := newTestServer()
 	auth := requireAuth(s.auth)
 	ok := func(c *fiber.Ctx) error { return c.SendString("ok") }
-	s.app.Get("/api/test/abilities", auth, abilities("posts:read", "posts:write"), ok)
-	s.app.Get("/api/test/ability", auth, ability("posts:read", "posts:write"), ok)
+	s.app.Get("/api/test/write", auth, gatePosts(domain.Actor.CheckPostWrite), ok)
+	s.app.Get("/api/test/read", auth, gatePosts(domain.Actor.CheckPostRead), ok)
 
 	for _, tc := range []struct {
 		path, token string
 		want        int
 	}{
-		{"/api/test/abilities", "reader", 403},
-		{"/api/test/abilities", "writer", 403},
-		{"/api/test/abilities", "all", 200},
-		{"/api/test/ability", "reader", 200},
-		{"/api/test/ability", "writer", 200},
-		{"/api/test/ability", "nobody", 401},
+		{"/api/test/write", "reader", 403},
+		{"/api/test/write", "writer", 200},
+		{"/api/test/write", "all", 200},
+		{"/api/test/read", "reader", 200},
+		{"/api/test/read", "writer", 200},
+		{"/api/test/read", "nobody", 401},
 	} {
 		req := httptest.NewRequest("GET", tc.path, nil)
 		req.Header.Set("Authorization", "Bearer "+tc.token)

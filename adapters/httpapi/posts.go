@@ -15,8 +15,8 @@ import (
 const apiV1 = "/api/v1"
 
 // maxPostTags bounds the tags of one post, so that a request can't make
-// the store look up an unbounded list of ids.
-const maxPostTags = 100
+// the store look up an unbounded list of ids; the use case checks it again.
+const maxPostTags = domain.MaxPostTags
 
 func (s *Server) listPosts(c *fiber.Ctx) error {
 	f, filterErr := postFilter(c)
@@ -24,7 +24,7 @@ func (s *Server) listPosts(c *fiber.Ctx) error {
 	if err := joinInvalid(filterErr, pageErr); err != nil {
 		return err
 	}
-	views, total, err := s.posts.List(c.UserContext(), f, offsetPage(page, perPage))
+	views, total, err := s.posts.List(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	view, err := s.posts.Show(c.UserContext(), viewerOf(c), id, true)
+	view, err := s.posts.Show(c.UserContext(), callerOf(c), id, true)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,6 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 	}
 	v := validate.New(query)
 	f := ports.PostFilter{
-		Viewer: viewerOf(c),
 		Search: v.String("search"),
 		Status: domain.PostStatus(v.String("status", validate.Check(domain.CheckStatus))),
 	}

@@ -157,7 +157,7 @@ func (s *Server) listPostsV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	views, next, err := s.posts.ListAfter(c.UserContext(), q.filter, q.cursor, q.limit)
+	views, next, err := s.posts.ListAfter(c.UserContext(), callerOf(c), q.filter, q.cursor, q.limit)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func (s *Server) showPostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	view, err := s.posts.Show(c.UserContext(), viewerOf(c), id, false)
+	view, err := s.posts.Show(c.UserContext(), callerOf(c), id, false)
 	if err != nil {
 		return err
 	}

@@ -247,7 +247,7 @@ func (s *Server) routes() {
 	// Version 2 guards each route rather than the group: a group middleware
 	// would also run for area B's /api/v2/users.
 	v2 := s.app.Group("/api/v2")
-	read, write := ability(domain.AbilityPostsRead, domain.AbilityPostsWrite), abilities(domain.AbilityPostsWrite)
+	read, write := gatePosts(domain.Actor.CheckPostRead), gatePosts(domain.Actor.CheckPostWrite)
 	v2.Get("/posts", auth, read, s.listPostsV2)
 	v2.Post("/posts", auth, write, s.createPostV2)
 	v2.Get("/posts/:post", auth, read, conditional.Tag, s.showPostV2)

@@ -13,7 +13,7 @@ import (
 // although the route is public, so that a reader who could have written
 // reads the primary.
 func (s *Server) listTags(c *fiber.Ctx) error {
-	tags, err := s.tags.List(c.UserContext(), viewerOf(c))
+	tags, err := s.tags.List(c.UserContext(), callerOf(c))
 	if err != nil {
 		return err
 	}

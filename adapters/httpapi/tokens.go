@@ -7,11 +7,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// maxTokenMinutes bounds expires_in_minutes at one year.
-const maxTokenMinutes = 525600
+// The bounds of expires_in_minutes: domain.CheckTokenRequest's, which the
+// use case checks again.
+const (
+	minTokenMinutes = int64(domain.MinTokenLifetime / time.Minute)
+	maxTokenMinutes = int64(domain.MaxTokenLifetime / time.Minute)
+)
 
 func (s *Server) listTokens(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
@@ -33,10 +38,10 @@ func (s *Server) createToken(c *fiber.Ctx) error {
 	}
 	v := validate.New(body)
 	in := ports.TokenInput{
-		Name:      v.String("name", validate.Required, validate.Max(255)),
-		Abilities: v.Strings("abilities", validate.MaxItems(50), validate.Max(255)),
+		Name:      v.String("name", validate.Required, validate.Max(domain.MaxTokenNameLength)),
+		Abilities: v.Strings("abilities", validate.MaxItems(domain.MaxTokenAbilities), validate.Max(domain.MaxAbilityLength)),
 	}
-	if minutes := v.Int("expires_in_minutes", validate.Min(1), validate.Max(maxTokenMinutes)); minutes != nil {
+	if minutes := v.Int("expires_in_minutes", validate.Min(minTokenMinutes), validate.Max(maxTokenMinutes)); minutes != nil {
 		in.ExpiresIn = time.Duration(*minutes) * time.Minute
 	}
 	if err := v.Err(); err != nil {

@@ -73,22 +73,17 @@ func presentDelivery(d domain.Delivery) deliveryJSON {
 }
 
 // eventTypeNames are the names webhook events may list.
-var eventTypeNames = func() []string {
-	out := make([]string, len(domain.EventTypes))
-	for i, t := range domain.EventTypes {
-		out[i] = string(t)
-	}
-	return out
-}()
+var eventTypeNames = domain.EventTypeNames()
 
-// webhookInput reads and validates a webhook's body.
+// webhookInput reads and validates a webhook's body, with the bounds of
+// domain.CheckWebhook, which the use case checks again.
 func webhookInput(c *fiber.Ctx) (ports.WebhookInput, error) {
 	body, err := jsonBody(c)
 	if err != nil {
 		return ports.WebhookInput{}, err
 	}
 	v := validate.New(body)
-	in := ports.WebhookInput{URL: v.String("url", validate.Required, validate.Max(2048))}
+	in := ports.WebhookInput{URL: v.String("url", validate.Required, validate.Max(domain.MaxWebhookURLLength))}
 	for _, t := range v.Strings("events", validate.Required, validate.MinItems(1), validate.MaxItems(int64(len(eventTypeNames))), validate.In(eventTypeNames...)) {
 		if e := domain.EventType(t); !containsType(in.Events, e) {
 			in.Events = append(in.Events, e)

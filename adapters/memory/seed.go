@@ -9,12 +9,12 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-var _ ports.Seeder = (*Store)(nil)
+var _ demo.Seeder = (*Store)(nil)
 
 // seedReport is how many rows pass between two progress reports.
 const seedReport = 1000
 
-// Seed implements ports.Seeder with the repositories' own inserts in one
+// Seed implements demo.Seeder with the repositories' own inserts in one
 // transaction: the memory store serves tests and demos, whose plans are
 // small, and going through the repositories keeps every index of the state
 // right without a second way of writing it.

@@ -12,10 +12,9 @@ import (
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/internal/demo"
-	"github.com/inkwell/inkwell/ports"
 )
 
-var _ ports.Seeder = (*Store)(nil)
+var _ demo.Seeder = (*Store)(nil)
 
 // seedTables are the tables Seed writes. It locks them all, users and tags
 // included, because dropping a foreign key locks the table it refers to.
@@ -32,7 +31,7 @@ var seedRebuilt = []string{"posts", "post_tags", "comments"}
 // seedReport is how many rows a COPY sends between two progress reports.
 const seedReport = 10000
 
-// Seed implements ports.Seeder in one transaction, so that it either writes
+// Seed implements demo.Seeder in one transaction, so that it either writes
 // every row or none:
 //
 //   - it locks the tables (ACCESS EXCLUSIVE) and returns demo.ErrNotEmpty if

@@ -8,10 +8,9 @@ import (
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/internal/demo"
-	"github.com/inkwell/inkwell/ports"
 )
 
-var _ ports.Seeder = (*Store)(nil)
+var _ demo.Seeder = (*Store)(nil)
 
 // seedBatch is about how many rows one seeding transaction writes. Batches
 // let a server on the same file write between them, which one transaction
@@ -41,7 +40,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	seedComment = `INSERT INTO comments (post_id, user_id, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`
 )
 
-// Seed implements ports.Seeder with prepared INSERTs in transactions of
+// Seed implements demo.Seeder with prepared INSERTs in transactions of
 // about seedBatch rows on the writer connection. It holds that connection for
 // the whole load, so this store's other writes wait; other processes on the
 // file, such as a running server, write between the batches. The ids are

@@ -368,6 +368,9 @@ func (e environment) service() inkwell.Config {
 			Key:      e.appKey,
 		},
 		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
+		// CRUD_AUTH gates area B's writes in the use cases, and HTTP checks
+		// the same gate before reading a body.
+		Directory: app.DirectoryConfig{RequireToken: e.CrudAuth == "token"},
 		// A request runs no longer than its timeout, so a claim older than
 		// that belongs to a request that died; answers are replayed for a
 		// day, as the Idempotency-Key draft suggests.

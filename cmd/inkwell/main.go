@@ -85,7 +85,7 @@ func report(err error, w io.Writer) int {
 func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	svc, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 
 // migrate is the action of inkwell migrate: Build applies the migrations.
 func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
-	_, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	_, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func serveProfiles(addr string, log *slog.Logger) (func(), error) {
 // with email, or all of that user's tokens.
 func revoke(email, name string, all bool) action {
 	return func(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
-		svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+		svc, cleanup, err := build(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
@@ -322,7 +322,7 @@ func listAdmins(ctx context.Context, cfg environment, log *slog.Logger, out io.W
 
 // prune is the action of tokens prune.
 func prune(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
-	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	svc, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/inkwell/inkwell"
 	"github.com/inkwell/inkwell/adapters/passwords"
 	"github.com/inkwell/inkwell/internal/demo"
-	"github.com/inkwell/inkwell/ports"
 )
 
 var seedCommand = &command{
@@ -81,12 +79,12 @@ func seed(ctx context.Context, cfg environment, log *slog.Logger, plan demo.Plan
 	// committed.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	svc, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	seeder, ok := svc.Store.(ports.Seeder)
+	seeder, ok := svc.Store.(demo.Seeder)
 	if !ok {
 		return fmt.Errorf("seed: the %T store cannot be seeded", svc.Store)
 	}
@@ -138,7 +136,7 @@ func newProgressBar(f *os.File) *progressBar {
 	return &progressBar{w: f, terminal: err == nil && fi.Mode()&os.ModeCharDevice != 0, start: now, last: now}
 }
 
-// update is the progress callback of ports.Seeder.
+// update is the progress callback of demo.Seeder.
 func (p *progressBar) update(done, total int) {
 	p.done, p.total = done, total
 	now := time.Now()

@@ -72,6 +72,9 @@ type Options struct {
 	// PasswordReset are the reset settings: an hour's links and a minute's
 	// throttle when zero.
 	PasswordReset app.PasswordResetConfig
+	// Directory gates area B's writes in the use cases (CRUD_AUTH=token
+	// sets RequireToken); open when zero.
+	Directory app.DirectoryConfig
 }
 
 // AppKey is the APP_KEY of every stack, which signs its verification links
@@ -128,19 +131,22 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	secrets := random.NewSecrets()
 	outbox := app.NewOutbox(composer, secrets, clk, o.Mail)
 	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
-	uc := inkwell.NewUseCases(store,
-		o.Hasher,
-		secrets,
-		o.Files,
-		clk,
-		sender,
-		outbox,
-		app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
-		app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
-		app.VerificationConfig{Key: AppKey, Expire: time.Hour},
-		app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
-		app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
-		app.EventsConfig{
+	uc := inkwell.NewUseCases(inkwell.UseCaseDeps{
+		Store:         store,
+		Hasher:        o.Hasher,
+		Secrets:       secrets,
+		Files:         o.Files,
+		Clock:         clk,
+		Sender:        sender,
+		Outbox:        outbox,
+		Accounts:      app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
+		Sessions:      app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
+		Verification:  app.VerificationConfig{Key: AppKey, Expire: time.Hour},
+		Limit:         app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
+		Idempotency:   app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
+		PasswordReset: o.PasswordReset,
+		Directory:     o.Directory,
+		Events: app.EventsConfig{
 			Retention: 168 * time.Hour, Poll: time.Minute,
 			SessionLifetime: o.SessionLifetime,
 			// Streams notice an expiry sooner than the service's second,
@@ -149,8 +155,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 			MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
 			MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
 		},
-		o.PasswordReset,
-	)
+	})
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
 	return Stack{
 		Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker,

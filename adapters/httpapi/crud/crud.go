@@ -128,7 +128,9 @@ func under(path, prefix string) bool {
 }
 
 // requireToken refuses a request without a bearer token that authenticate
-// accepts. The actor is not kept: area B has no ownership, only a gate.
+// accepts, before its body is read, and keeps the actor for the use case,
+// which checks the same gate (domain.Actor.CheckTokenPresented). Area B
+// has no ownership, only this gate.
 func requireToken(authenticate func(context.Context, string) (domain.Actor, error)) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		scheme, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
@@ -136,9 +138,21 @@ func requireToken(authenticate func(context.Context, string) (domain.Actor, erro
 		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 			return domain.ErrUnauthenticated
 		}
-		if _, err := authenticate(c.UserContext(), token); err != nil {
+		actor, err := authenticate(c.UserContext(), token)
+		if err != nil {
 			return err
 		}
+		c.Locals(localWriter, actor)
 		return c.Next()
 	}
+}
+
+// localWriter is the key under which requireToken keeps the actor.
+const localWriter = "crud.writer"
+
+// writerOf is the actor of a write: the token's holder when requireToken
+// ran, the zero actor on an open area B.
+func writerOf(c *fiber.Ctx) domain.Actor {
+	a, _ := c.Locals(localWriter).(domain.Actor)
+	return a
 }

@@ -34,7 +34,7 @@ func (p products) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	item, err := p.products.Create(c.UserContext(), in)
+	item, err := p.products.Create(c.UserContext(), writerOf(c), in)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (p products) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	item, err := p.products.Replace(c.UserContext(), id, in, conditional.IfMatch(c))
+	item, err := p.products.Replace(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (p products) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := p.products.Delete(c.UserContext(), id, conditional.IfMatch(c)); err != nil {
+	if err := p.products.Delete(c.UserContext(), writerOf(c), id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return noContent(c)

@@ -67,7 +67,7 @@ func (u users) createPerson(c *fiber.Ctx) (domain.Person, error) {
 	if err != nil {
 		return domain.Person{}, err
 	}
-	return u.people.Create(c.UserContext(), in)
+	return u.people.Create(c.UserContext(), writerOf(c), in)
 }
 
 func (u users) read(c *fiber.Ctx) error {
@@ -92,7 +92,7 @@ func (u users) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Replace(c.UserContext(), id, in, conditional.IfMatch(c))
+	p, err := u.people.Replace(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (u users) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Patch(c.UserContext(), id, in, conditional.IfMatch(c))
+	p, err := u.people.Patch(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (u users) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := u.people.Delete(c.UserContext(), id, conditional.IfMatch(c)); err != nil {
+	if err := u.people.Delete(c.UserContext(), writerOf(c), id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return noContent(c)
