@@ -12,7 +12,7 @@ import (
 
 // adminPageLimit caps every page the console reads, as the API caps its
 // own.
-const adminPageLimit = 100
+const adminPageLimit = domain.MaxPageSize
 
 // Admin implements ports.Admin: what an operator with admin rights may see
 // and do to everybody's data. Every method reads the caller's account
