@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean
+.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
 
 run:
 	$(GO) run ./cmd/inkwell
@@ -79,6 +79,21 @@ lint-openapi: $(NPM_TOOLS)/.installed
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 		$(NPM_TOOLS)/.bin/redocly lint --config tools/npm/redocly.yaml --format=stylish $(OPENAPI)
 	$(NPM_TOOLS)/.bin/spectral lint --ruleset tools/npm/spectral.yaml --fail-severity=warn $(OPENAPI)
+
+# console-assets refreshes the browser libraries the admin console serves
+# from the binary: htmx and Pico CSS, pinned in tools/console-assets
+# (package.json and package-lock.json), installed without install scripts,
+# their built files and licences copied into adapters/console/assets/vendor,
+# which is committed so that building needs no npm.
+CONSOLE_VENDOR := adapters/console/assets/vendor
+
+console-assets:
+	cd tools/console-assets && npm ci --ignore-scripts --no-audit --no-fund
+	mkdir -p $(CONSOLE_VENDOR)
+	cp tools/console-assets/node_modules/htmx.org/dist/htmx.min.js $(CONSOLE_VENDOR)/htmx.min.js
+	cp tools/console-assets/node_modules/htmx.org/LICENSE $(CONSOLE_VENDOR)/htmx.LICENSE
+	cp tools/console-assets/node_modules/@picocss/pico/css/pico.min.css $(CONSOLE_VENDOR)/pico.min.css
+	cp tools/console-assets/node_modules/@picocss/pico/LICENSE.md $(CONSOLE_VENDOR)/pico.LICENSE.md
 
 # fuzz runs each fuzz target for FUZZTIME, one after another: the parsers
 # of untrusted input (form and JSON bodies, numbers, tokens, cursors,

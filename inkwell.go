@@ -43,6 +43,8 @@ type Service struct {
 	Store  ports.Store
 	Tokens ports.Tokens
 	Events ports.Events
+	// AdminRights makes admins, for the command line.
+	AdminRights ports.AdminRights
 	// Webhooks delivers webhooks; every replica runs it.
 	Webhooks *app.WebhookWorker
 	// Mail sends the outbox's mails; every replica runs it.

@@ -1,6 +1,11 @@
 package inkwell
 
 import (
+	"cmp"
+	"log/slog"
+	"strings"
+
+	"github.com/inkwell/inkwell/adapters/console"
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
@@ -35,6 +40,7 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 	store, hasher, secrets, files, clock, outbox := d.Store, d.Hasher, d.Secrets, d.Files, d.Clock, d.Outbox
 	verify := app.NewVerification(store, clock, outbox, d.Verification)
 	acc := app.NewAccounts(store, hasher, secrets, clock, d.Accounts, verify)
+	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, d.PasswordReset)
 	uc := ports.UseCases{
 		Accounts:       acc,
 		Tokens:         app.NewTokens(store, secrets, clock, d.Accounts),
@@ -49,7 +55,9 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 		Idempotency:    app.NewIdempotency(store, clock, d.Idempotency),
 		Events:         app.NewEvents(store, clock, d.Events),
 		Webhooks:       app.NewWebhooks(store, secrets, d.Sender, clock),
-		PasswordResets: app.NewPasswordResets(store, hasher, secrets, clock, outbox, d.PasswordReset),
+		PasswordResets: passwordResets,
+		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
+		AdminRights:    app.NewAdminRights(store),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.
@@ -59,16 +67,31 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 	return uc
 }
 
+// NewConsole builds the admin console, the second driving adapter, from the
+// HTTP settings it shares with the API (proxies, cookies, link base) and the
+// use cases.
+func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console.Console {
+	return console.New(console.Config{
+		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
+		TrustedProxies: cfg.TrustedProxies,
+		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
+	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions})
+}
+
 // NewServices gives the HTTP adapter the use cases, the uploaded files it
-// serves, and what its probes and metrics read of the store: its ping and,
-// when the store keeps them, its pool and query figures.
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore) httpapi.Services {
+// serves, what its probes and metrics read of the store (its ping and,
+// when the store keeps them, its pool and query figures), and the admin
+// console it serves under /admin on the same listener.
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
 	queries, _ := store.(ports.QueryCounter)
 	reads, _ := store.(ports.ReadReporter)
-	return httpapi.Services{UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads}
+	return httpapi.Services{
+		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
+		Fronts: []httpapi.Front{admin},
+	}
 }
 
 // newWebhookSender sends deliveries with the body the event stream sends,

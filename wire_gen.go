@@ -74,21 +74,24 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Directory:     directoryConfig,
 	}
 	useCases := NewUseCases(useCaseDeps)
-	services := NewServices(useCases, store, fileStore)
+	console := NewConsole(config, log, useCases)
+	services := NewServices(useCases, store, fileStore, console)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
+	adminRights := useCases.AdminRights
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	mailer := mail.New(mailConfig, log)
 	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
 	service := &Service{
-		Server:   server,
-		Store:    store,
-		Tokens:   tokens,
-		Events:   events,
-		Webhooks: webhookWorker,
-		Mail:     mailWorker,
+		Server:      server,
+		Store:       store,
+		Tokens:      tokens,
+		Events:      events,
+		AdminRights: adminRights,
+		Webhooks:    webhookWorker,
+		Mail:        mailWorker,
 	}
 	return service, func() {
 		cleanup()

@@ -69,7 +69,6 @@ func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) er
 			return nil // the mailed link stays valid; nothing changes
 		}
 	}
-	token := domain.ResetTokenOf(p.secrets.Key(domain.ResetTokenBytes))
 	u, err := p.store.Repos().Users.ByEmail(ctx, email)
 	known := err == nil
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
@@ -78,11 +77,7 @@ func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) er
 	if !known {
 		u = domain.User{Name: "", Email: email}
 	}
-	data := map[string]string{
-		"name":    u.Name,
-		"url":     linkBase + "/password-reset/" + token + "?email=" + url.QueryEscape(u.Email),
-		"minutes": strconv.Itoa(int(p.cfg.Lifetime / time.Minute)),
-	}
+	token, data := p.link(u, linkBase)
 	err = p.store.InTx(ctx, func(r ports.Repos) error {
 		if !known {
 			// The work of a known address, short of keeping anything.
@@ -94,11 +89,7 @@ func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) er
 			_, err := p.outbox.Render(ports.MailPasswordReset, data)
 			return err
 		}
-		if err := r.PasswordResets.Put(ctx, domain.NewPasswordReset(u.ID, token, now, p.cfg.Lifetime)); err != nil {
-			return err
-		}
-		_, err := p.outbox.Enqueue(ctx, r, u.Email, ports.MailPasswordReset, data, p.cfg.Lifetime)
-		return err
+		return p.keep(ctx, r, u, token, data, now)
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return nil // the account went meanwhile
@@ -108,6 +99,28 @@ func (p *PasswordResets) Request(ctx context.Context, email, linkBase string) er
 	}
 	p.outbox.Wake()
 	return nil
+}
+
+// link makes a fresh reset token for u and the data of the mail that
+// carries its link below linkBase.
+func (p *PasswordResets) link(u domain.User, linkBase string) (string, map[string]string) {
+	token := domain.ResetTokenOf(p.secrets.Key(domain.ResetTokenBytes))
+	return token, map[string]string{
+		"name":    u.Name,
+		"url":     linkBase + "/password-reset/" + token + "?email=" + url.QueryEscape(u.Email),
+		"minutes": strconv.Itoa(int(p.cfg.Lifetime / time.Minute)),
+	}
+}
+
+// keep stores token as u's live reset, replacing the one before, and
+// enqueues its mail, in r's transaction; the caller wakes the outbox after
+// the commit. Request and the admin's SendReset both end here.
+func (p *PasswordResets) keep(ctx context.Context, r ports.Repos, u domain.User, token string, data map[string]string, now time.Time) error {
+	if err := r.PasswordResets.Put(ctx, domain.NewPasswordReset(u.ID, token, now, p.cfg.Lifetime)); err != nil {
+		return err
+	}
+	_, err := p.outbox.Enqueue(ctx, r, u.Email, ports.MailPasswordReset, data, p.cfg.Lifetime)
+	return err
 }
 
 // Reset implements ports.PasswordResets. The new password is hashed

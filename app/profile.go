@@ -217,26 +217,8 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 		if !pre.Allows(u.UpdatedAt) {
 			return domain.ErrPreconditionFailed
 		}
-		if files, err = r.Posts.ImagePathsByAuthor(ctx, u.ID); err != nil {
-			return err
-		}
-		files = append(files, u.AvatarPath)
-		// The cascade takes the user's posts with their comments; each post
-		// leaves with its event, as if deleted by itself.
-		posts, _, err := r.PostViews.ListViews(ctx, ports.PostFilter{Viewer: u.ID, AuthorID: u.ID}, ports.Page{})
-		if err != nil {
-			return err
-		}
-		if err := r.Users.Delete(ctx, u.ID); err != nil {
-			return err
-		}
-		now := p.clock.Now()
-		for _, v := range posts {
-			if err := record(ctx, r, domain.NewPostEvent(domain.PostDeleted, v.Post, u, v.Tags, now)); err != nil {
-				return err
-			}
-		}
-		return revoke(ctx, r, domain.Revocation{UserID: u.ID, AllTokens: true, AllSessions: true}, now)
+		files, err = deleteAccount(ctx, r, u, p.clock.Now())
+		return err
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.ErrUnauthenticated
@@ -246,6 +228,32 @@ func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPasswor
 	}
 	removeFiles(ctx, p.files, files...)
 	return nil
+}
+
+// deleteAccount removes u with everything the store's cascade takes, in
+// r's transaction, and returns the files no row refers to any more, for the
+// caller to remove after the commit. Each of u's posts leaves with its
+// post.deleted event, as if deleted by itself, and u's credentials end
+// last. The account's own deletion and an admin's both end here.
+func deleteAccount(ctx context.Context, r ports.Repos, u domain.User, now time.Time) ([]string, error) {
+	files, err := r.Posts.ImagePathsByAuthor(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, u.AvatarPath)
+	posts, _, err := r.PostViews.ListViews(ctx, ports.PostFilter{Viewer: u.ID, AuthorID: u.ID}, ports.Page{})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Users.Delete(ctx, u.ID); err != nil {
+		return nil, err
+	}
+	for _, v := range posts {
+		if err := record(ctx, r, domain.NewPostEvent(domain.PostDeleted, v.Post, u, v.Tags, now)); err != nil {
+			return nil, err
+		}
+	}
+	return files, revoke(ctx, r, domain.Revocation{UserID: u.ID, AllTokens: true, AllSessions: true}, now)
 }
 
 // checkPassword is Laravel's current_password rule. An empty password is

@@ -89,3 +89,15 @@ func MailDomain(address string) string {
 	}
 	return address[i+1:]
 }
+
+// Retry makes a pending mail due at now, at an admin's request, with a
+// fresh count of attempts. Only a pending mail still holds its body: a
+// sent, failed or expired one cannot be sent again, and Retry returns
+// ErrConflict for it.
+func (m *Mail) Retry(now time.Time) error {
+	if m.Status != MailPending {
+		return ErrConflict
+	}
+	m.Attempts, m.NextAttemptAt, m.ClaimedUntil, m.UpdatedAt = 0, now, nil, now
+	return nil
+}

@@ -16,8 +16,11 @@ type User struct {
 	RememberToken   string
 	EmailVerifiedAt *time.Time
 	AvatarPath      string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// IsAdmin gives the account admin rights in the console. Only the
+	// command line (inkwell admin grant|revoke) changes it.
+	IsAdmin   bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // EmailKey is the form in which e-mail addresses are compared: uniqueness and

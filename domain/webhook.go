@@ -78,6 +78,14 @@ func (w *Webhook) Disable(now time.Time) {
 	}
 }
 
+// DisableByAdmin stops deliveries at an admin's request; the owner may
+// enable the webhook again.
+func (w *Webhook) DisableByAdmin(now time.Time) {
+	if w.Enabled() {
+		w.DisabledAt, w.DisabledReason, w.UpdatedAt = &now, "disabled by an admin", now
+	}
+}
+
 // DeliveryStatus is where a delivery stands.
 type DeliveryStatus string
 

@@ -42,12 +42,16 @@ type Repos struct {
 	Mails MailRepository
 	// PasswordResets keeps each account's live password reset.
 	PasswordResets PasswordResetRepository
+	// Admin holds the console's reads across every user and the audit log.
+	Admin AdminRepository
 }
 
 // UserRepository keeps area A accounts.
 type UserRepository interface {
-	// Create stores u and sets its ID. It returns domain.ErrEmailTaken when
-	// another user has the same e-mail, compared by domain.EmailKey.
+	// Create stores u and sets its ID; never as an admin, whatever
+	// u.IsAdmin says (only AdminRepository.SetAdmin makes one). It returns
+	// domain.ErrEmailTaken when another user has the same e-mail, compared
+	// by domain.EmailKey.
 	Create(ctx context.Context, u *domain.User) error
 	// ByID returns domain.ErrNotFound when there is no such user.
 	ByID(ctx context.Context, id int64) (domain.User, error)
@@ -57,8 +61,8 @@ type UserRepository interface {
 	// concurrent writers of the same user's data (logins) run one after the
 	// other. domain.ErrNotFound when the user is gone.
 	Lock(ctx context.Context, id int64) (domain.User, error)
-	// Update writes every field but ID and CreatedAt. domain.ErrNotFound,
-	// domain.ErrEmailTaken.
+	// Update writes every field but ID, CreatedAt and IsAdmin.
+	// domain.ErrNotFound, domain.ErrEmailTaken.
 	Update(ctx context.Context, u domain.User) error
 	// Delete removes the user with their tokens, sessions, posts and
 	// comments. domain.ErrNotFound.

@@ -26,4 +26,8 @@ type UseCases struct {
 	Webhooks    Webhooks
 	// PasswordResets is the forgotten-password flow.
 	PasswordResets PasswordResets
+	// Admin is the admin console's use cases; each checks admin rights.
+	Admin Admin
+	// AdminRights makes and lists admins, for the command line only.
+	AdminRights AdminRights
 }

@@ -10,6 +10,10 @@
 # Packages under adapters/internal/ hold what several adapters share (how
 # the SQL stores add up their post counters, say): any adapter may import
 # them, and they import only ports, domain and the standard library.
+# adapters/web is the leaf the driving adapters over HTTP (httpapi and the
+# admin console) share: session and CSRF mechanics, the client address and
+# the error kind -> status table. Exactly those two may import it, it may
+# import no other adapter, and (having no rule) names no store port.
 # Test-support packages, those whose last path element ends in "test"
 # (pgtest, openapitest, stacktest), may import any adapter, so no other
 # package may import them.
@@ -50,6 +54,11 @@ while read -r pkg imports; do
     case $imp in
       "$mod/app"|"$mod/app/"*) echo "arch: $pkg imports $imp"; fail=1 ;;
       "$mod/adapters/internal/"*) ;;
+      "$mod/adapters/web")
+        case $own in
+          httpapi|console|web) ;;
+          *) $support || { echo "arch: $pkg imports $imp (only driving adapters may)"; fail=1; } ;;
+        esac ;;
       "$mod/adapters/"*)
         $support && continue
         other=${imp#"$mod/adapters/"}; other=${other%%/*}

@@ -64,7 +64,7 @@ func (s *Server) loginInput(c *fiber.Ctx, session bool) (ports.LoginInput, error
 	in := ports.LoginInput{
 		Email:    v.String("email", validate.Required, validate.Email),
 		Password: v.String("password", validate.Required, validate.NoTrim),
-		IP:       s.proxies.clientIP(c),
+		IP:       s.proxies.ClientIP(c),
 	}
 	if session {
 		in.Remember = ptrValue(v.Bool("remember"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 )
 
@@ -17,31 +18,6 @@ var (
 	errMalformedJSON      = fiber.NewError(http.StatusBadRequest, "Malformed JSON body.")
 	errUnsupportedContent = fiber.NewError(http.StatusBadRequest, "Unsupported content type.")
 )
-
-// kindStatus is area A's table from error kind to status.
-var kindStatus = map[domain.Kind]int{
-	domain.Invalid:         http.StatusUnprocessableEntity,
-	domain.Unauthenticated: http.StatusUnauthorized,
-	domain.Forbidden:       http.StatusForbidden,
-	domain.NotFound:        http.StatusNotFound,
-	domain.Conflict:        http.StatusConflict,
-	domain.TooManyRequests: http.StatusTooManyRequests,
-	domain.Unavailable:     http.StatusServiceUnavailable,
-	domain.Internal:        http.StatusInternalServerError,
-	// A conditional write (If-Match) found the resource changed.
-	domain.PreconditionFailed: http.StatusPreconditionFailed,
-}
-
-// codeStatus overrides kindStatus for errors whose status is not their
-// kind's: a CSRF mismatch is Laravel's 419, not a plain 403, so that a
-// front end can tell "fetch a new CSRF cookie" from "not allowed".
-var codeStatus = map[string]int{
-	domain.ErrCSRFMismatch.Code: statusCSRFMismatch,
-}
-
-// statusCSRFMismatch is Laravel's "Page Expired", which net/http has no
-// name for.
-const statusCSRFMismatch = 419
 
 // codeMessage is area A's message for each domain error code that is not a
 // validation failure; errors of other codes take their kind's message.
@@ -125,10 +101,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		// response: a message and nothing else.
 		return sendJSON(c, http.StatusForbidden, message{msg})
 	}
-	status := kindStatus[de.Kind]
-	if st, ok := codeStatus[de.Code]; ok {
-		status = st
-	}
+	status := web.Status(de)
 	body := errorBody{Message: msg}
 	switch de.Kind {
 	case domain.Invalid:
@@ -137,7 +110,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 		// Area A reports a conflict that a field's value caused as a
 		// validation failure of that field, as Laravel's unique rule does.
 		if len(de.Fields) > 0 {
-			status = kindStatus[domain.Invalid]
+			status = web.KindStatus(domain.Invalid)
 			body.Message, body.Errors = kindMessage[domain.Invalid], laravelFields(de.Fields)
 		}
 	case domain.TooManyRequests:

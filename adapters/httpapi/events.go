@@ -136,7 +136,7 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 // session that authenticated them, whose end ends the stream, and the
 // client address that the streams per address are counted by.
 func (s *Server) eventViewer(c *fiber.Ctx, actor domain.Actor) ports.EventViewer {
-	v := ports.EventViewer{User: actor.User.ID, Token: actor.Token, Address: s.proxies.clientIP(c)}
+	v := ports.EventViewer{User: actor.User.ID, Token: actor.Token, Address: s.proxies.ClientIP(c)}
 	if cookie, ok := c.Locals(localSession).(string); ok && actor.Token == nil {
 		v.SessionHash = domain.HashSecret(cookie)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -54,7 +55,7 @@ var (
 // named may be gone (a session login's is replaced by the one it set). The
 // request is the method, the path with its query, the content type and the
 // body (see requestFingerprint).
-func idempotent(keys ports.Idempotency, auth *authenticator, proxies proxies, log func(*fiber.Ctx, error), render func(*fiber.Ctx, error) error, next fiber.Handler) fiber.Handler {
+func idempotent(keys ports.Idempotency, auth *authenticator, proxies web.Proxies, log func(*fiber.Ctx, error), render func(*fiber.Ctx, error) error, next fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key := c.Get(headerIdempotencyKey)
 		if c.Method() != fiber.MethodPost || key == "" {
@@ -133,7 +134,7 @@ func replay(c *fiber.Ctx, a *ports.IdempotentAnswer) error {
 // valid, by id; else its browser session, by a digest of the cookie, which
 // only that browser holds; else the client address, as the rate limit
 // counts it.
-func idempotencyCaller(c *fiber.Ctx, auth *authenticator, proxies proxies) string {
+func idempotencyCaller(c *fiber.Ctx, auth *authenticator, proxies web.Proxies) string {
 	if token := bearer(c); token != "" {
 		if actor, err := auth.bearerActor(c, token); err == nil && actor.Token != nil {
 			return "token:" + strconv.FormatInt(actor.Token.ID, 10)
@@ -143,7 +144,7 @@ func idempotencyCaller(c *fiber.Ctx, auth *authenticator, proxies proxies) strin
 		sum := sha256.Sum256([]byte(cookie))
 		return "session:" + hex.EncodeToString(sum[:])
 	}
-	return "ip:" + proxies.clientIP(c)
+	return "ip:" + proxies.ClientIP(c)
 }
 
 // requestFingerprint is the digest of what makes two requests the same: the

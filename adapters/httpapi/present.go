@@ -77,7 +77,7 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 	if s.cfg.AppURL != "" {
 		return strings.TrimRight(s.cfg.AppURL, "/")
 	}
-	return s.proxies.origin(c)
+	return s.proxies.Origin(c)
 }
 
 // storageURL is the absolute URL of a stored file, or nil for none: the

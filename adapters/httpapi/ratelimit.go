@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -23,7 +24,7 @@ const (
 // keyed by its id so that the secret never reaches the store, and the
 // client address otherwise. The probes, the metrics, the
 // documentation and the stored files are no API and are not counted.
-func limitRequests(limit ports.RequestLimit, auth *authenticator, proxies proxies) fiber.Handler {
+func limitRequests(limit ports.RequestLimit, auth *authenticator, proxies web.Proxies) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if !limited(c.Path()) {
 			return c.Next()
@@ -42,13 +43,13 @@ func limitRequests(limit ports.RequestLimit, auth *authenticator, proxies proxie
 
 // callerKey names whom a request is counted for; the client address is
 // the one the login throttle counts too.
-func callerKey(c *fiber.Ctx, auth *authenticator, proxies proxies) string {
+func callerKey(c *fiber.Ctx, auth *authenticator, proxies web.Proxies) string {
 	if token := bearer(c); token != "" {
 		if actor, err := auth.bearerActor(c, token); err == nil && actor.Token != nil {
 			return "token:" + strconv.FormatInt(actor.Token.ID, 10)
 		}
 	}
-	return "ip:" + proxies.clientIP(c)
+	return "ip:" + proxies.ClientIP(c)
 }
 
 // unlimited are the paths, and the prefixes ending in "/", that are no API

@@ -16,6 +16,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -78,6 +79,9 @@ type Services struct {
 	// Reads are where the store's reads went and how far its standby lags;
 	// nil for a store without standbys.
 	Reads ports.ReadReporter
+	// Fronts are the other driving adapters this listener serves under
+	// their own paths (the admin console).
+	Fronts []Front
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -99,7 +103,7 @@ type Server struct {
 	events       ports.Events
 	webhooks     ports.Webhooks
 	auth         *authenticator
-	proxies      proxies
+	proxies      web.Proxies
 	app          *fiber.App
 	metrics      *metrics
 	labels       *routeLabels
@@ -109,6 +113,8 @@ type Server struct {
 	stopStreams context.CancelFunc
 	// rendered is the JSON of the events streams send.
 	rendered *renderCache
+	// fronts are the other driving adapters served here (see Front).
+	fronts []Front
 }
 
 // New builds the Fiber app with every route of both areas.
@@ -122,7 +128,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains, newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
-		resets: svc.PasswordResets,
+		resets: svc.PasswordResets, fronts: svc.Fronts,
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
@@ -148,7 +154,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		// makes Fiber's own Protocol, Hostname and IP, should anything call
 		// them, believe the same proxies and nobody else.
 		EnableTrustedProxyCheck: true,
-		TrustedProxies:          proxyList(cfg.TrustedProxies),
+		TrustedProxies:          web.ProxyList(cfg.TrustedProxies),
 	})
 	s.guardProtocol()
 	s.labels = &routeLabels{app: s.app}
@@ -158,7 +164,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(s.observe)
 	s.app.Use(recover.New())
 	// CORS comes before any route so that preflights are answered by it.
-	s.app.Use(cors.New(cfg.CORS))
+	// The fronts' paths, the admin console's, allow no cross-origin use
+	// (DESIGN §5).
+	s.app.Use(s.exceptFronts(cors.New(cfg.CORS)))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
 	// The rate limit is the last global middleware: its refusals are
@@ -167,6 +175,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
 	}
 	s.operations()
+	for _, f := range s.fronts {
+		f.Mount(s.app)
+	}
 	if cfg.BenchEndpoints {
 		s.app.Get("/bench/ceiling", benchCeiling)
 	}
@@ -182,8 +193,15 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	// Once every route is known, each gets what must run once the router
 	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
 	fault := func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }
+	// A front's forms are no API call: they take no Idempotency-Key.
 	atRoutes(s.app, func(h fiber.Handler) fiber.Handler {
-		return idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
+		keyed := idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
+		return func(c *fiber.Ctx) error {
+			if _, ok := s.frontOf(c.Path()); ok {
+				return h(c)
+			}
+			return keyed(c)
+		}
 	})
 	return s
 }
@@ -280,6 +298,15 @@ func benchCeiling(c *fiber.Ctx) error {
 // handleError renders every error that reaches Fiber in the shape of the
 // area the path belongs to.
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
+	if f, ok := s.frontOf(c.Path()); ok {
+		if rerr := f.RenderError(c, err); rerr != nil {
+			return rerr
+		}
+		if isFault(c.Response().StatusCode()) {
+			logFault(c, s.log, err)
+		}
+		return nil
+	}
 	if !crud.Owns(c.Path()) {
 		return renderError(c, s.log, err)
 	}

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"cmp"
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -128,7 +128,7 @@ func (a *authenticator) sessionActor(c *fiber.Ctx) (domain.Actor, bool, error) {
 			return domain.Actor{}, false, err
 		}
 	}
-	if !safeMethod(c.Method()) && !csrfMatches(c, sess) {
+	if !web.SafeMethod(c.Method()) && !csrfMatches(c, sess) {
 		return domain.Actor{}, false, domain.ErrCSRFMismatch
 	}
 	c.Locals(localSession, cookie)
@@ -189,19 +189,10 @@ func statefulHost(s string) string {
 	return s
 }
 
-// safeMethod reports whether method only reads, so needs no CSRF token.
-func safeMethod(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return true
-	}
-	return false
-}
-
 // csrfMatches compares the X-XSRF-TOKEN header with the session's token in
 // constant time.
 func csrfMatches(c *fiber.Ctx, sess domain.Session) bool {
-	return subtle.ConstantTimeCompare([]byte(c.Get(xsrfHeader)), []byte(sess.CSRFToken)) == 1
+	return web.SameToken(c.Get(xsrfHeader), sess.CSRFToken)
 }
 
 // csrfCookie is Sanctum's /sanctum/csrf-cookie: it opens a session, or goes

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -140,6 +141,7 @@ func (u unit) repos() ports.Repos {
 		Deliveries:     deliveries{u},
 		Mails:          mails{u},
 		PasswordResets: passwordResets{u},
+		Admin:          admin{u},
 	}
 }
 
@@ -255,6 +257,8 @@ type state struct {
 	lastMail int64
 	// passwordResets is each user's live password reset, by user id.
 	passwordResets map[int64]domain.PasswordReset
+	// audit is the admin audit log, in id order.
+	audit []domain.AuditEntry
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 	lastWebhook, lastDelivery                                                               int64
@@ -309,5 +313,6 @@ func (s *state) clone() *state {
 	c.deliveries = maps.Clone(s.deliveries)
 	c.mails = maps.Clone(s.mails)
 	c.passwordResets = maps.Clone(s.passwordResets)
+	c.audit = slices.Clip(s.audit)
 	return &c
 }

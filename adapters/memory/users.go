@@ -28,7 +28,7 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 		}
 		s.lastUser++
 		stored := cloneUser(*u)
-		stored.ID = s.lastUser
+		stored.ID, stored.IsAdmin = s.lastUser, false
 		s.users[stored.ID] = stored
 		s.userEmails[key] = stored.ID
 		u.ID = stored.ID
@@ -93,7 +93,7 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 			return fmt.Errorf("update user %d: %w", u.ID, domain.ErrEmailTaken)
 		}
 		stored := cloneUser(u)
-		stored.CreatedAt = old.CreatedAt
+		stored.CreatedAt, stored.IsAdmin = old.CreatedAt, old.IsAdmin
 		delete(s.userEmails, domain.EmailKey(old.Email))
 		s.userEmails[key] = u.ID
 		s.users[u.ID] = stored

@@ -21,11 +21,11 @@ func postFields(p *db.Post) []any {
 
 // userColumns are the columns of db.User, the table aliased u.
 const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
-       u.email_verified_at, u.avatar_path, u.created_at, u.updated_at`
+       u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin`
 
 func userFields(u *db.User) []any {
 	return []any{&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt}
+		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt, &u.IsAdmin}
 }
 
 // tagColumns are the columns of db.Tag, the table aliased t.

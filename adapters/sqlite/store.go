@@ -322,5 +322,6 @@ func (c conns) repos() ports.Repos {
 		Deliveries:     deliveries{c},
 		Mails:          mails{c},
 		PasswordResets: passwordResets{c},
+		Admin:          admin{c},
 	}
 }

@@ -152,5 +152,6 @@ func userOf(row db.User) domain.User {
 		AvatarPath:      row.AvatarPath,
 		CreatedAt:       timeOf(row.CreatedAt),
 		UpdatedAt:       timeOf(row.UpdatedAt),
+		IsAdmin:         row.IsAdmin != 0,
 	}
 }

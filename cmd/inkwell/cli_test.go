@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/domain"
 )
 
 // TestMain lets the tests run inkwell as operators do: when
@@ -352,5 +355,68 @@ func TestUnwritablePathsStopTheStart(t *testing.T) {
 				t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
 			}
 		})
+	}
+}
+
+// TestAdminRights makes, lists and unmakes an admin with the command line,
+// the only way to, and checks the account in the store after each step.
+func TestAdminRights(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "inkwell.db")
+	env := []string{"DATABASE_URL=sqlite://" + path}
+	if got := runInkwell(t, dir, env, "migrate"); got.code != 0 {
+		t.Fatalf("migrate: exit %d, %s", got.code, got.stderr)
+	}
+	ctx := context.Background()
+	store, closeStore, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	now := time.Now().UTC()
+	ann := domain.User{Name: "Ann", Email: "Ann@Example.com", PasswordHash: "x", CreatedAt: now, UpdatedAt: now}
+	bob := domain.User{Name: "Bob", Email: "bob@example.com", PasswordHash: "x", CreatedAt: now, UpdatedAt: now}
+	for _, u := range []*domain.User{&ann, &bob} {
+		if err := store.Repos().Users.Create(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	isAdmin := func(id int64) bool {
+		t.Helper()
+		u, err := store.Repos().Users.ByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.IsAdmin
+	}
+
+	steps := []struct {
+		args       []string
+		wantOut    string
+		ann, bob   bool
+		wantStderr string
+		wantCode   int
+	}{
+		{[]string{"admin", "list"}, "", false, false, "", 0},
+		{[]string{"admin", "grant", "--email", "ann@example.com"}, "Ann@Example.com is an admin\n", true, false, "", 0},
+		{[]string{"admin", "grant", "--email", "BOB@example.com"}, "bob@example.com is an admin\n", true, true, "", 0},
+		{[]string{"admin", "list"}, fmt.Sprintf("%d\tAnn@Example.com\tAnn\n%d\tbob@example.com\tBob\n", ann.ID, bob.ID), true, true, "", 0},
+		{[]string{"admin", "revoke", "--email", "ann@example.com"}, "Ann@Example.com is not an admin\n", false, true, "", 0},
+		{[]string{"admin", "list"}, fmt.Sprintf("%d\tbob@example.com\tBob\n", bob.ID), false, true, "", 0},
+		{[]string{"admin", "grant", "--email", "nobody@example.com"}, "", false, true, "inkwell: no user with e-mail nobody@example.com\n", 1},
+		{[]string{"admin", "revoke", "--email", "nobody@example.com"}, "", false, true, "inkwell: no user with e-mail nobody@example.com\n", 1},
+	}
+	for _, s := range steps {
+		got := runInkwell(t, dir, env, s.args...)
+		if got.code != s.wantCode || got.stdout != s.wantOut || got.stderr != s.wantStderr {
+			t.Errorf("inkwell %s: got exit %d, stdout %q, stderr %q; want %d, %q, %q",
+				strings.Join(s.args, " "), got.code, got.stdout, got.stderr, s.wantCode, s.wantOut, s.wantStderr)
+		}
+		if a, b := isAdmin(ann.ID), isAdmin(bob.ID); a != s.ann || b != s.bob {
+			t.Errorf("after inkwell %s: ann admin %v, bob admin %v; want %v, %v", strings.Join(s.args, " "), a, b, s.ann, s.bob)
+		}
+	}
+	if got := runInkwell(t, dir, env, "admin", "grant"); got.code != 2 || !strings.Contains(got.stderr, "inkwell: admin grant: --email is required") {
+		t.Errorf("admin grant without --email: got exit %d, stderr %q", got.code, got.stderr)
 	}
 }

@@ -61,7 +61,7 @@ var root = &command{
 	about: `Inkwell serves its JSON API, both areas on one port, and runs its
 maintenance tasks. Its settings come from the environment; .env.example lists
 every key with its default.`,
-	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, keyCommand},
+	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand},
 }
 
 var serveCommand = &command{
@@ -131,6 +131,56 @@ var pruneCommand = &command{
 already; pruning gives its row back.`,
 	define: func(*flag.FlagSet) func() (action, error) {
 		return func() (action, error) { return prune, nil }
+	},
+}
+
+var adminCommand = &command{
+	name: "admin",
+	synopsis: `inkwell admin grant --email E
+inkwell admin revoke --email E
+inkwell admin list`,
+	summary: "grant, revoke or list the console's admin rights",
+	about: `Makes and unmakes admins of the console at /admin. This is the only way to
+do so: no API route can, and no token's ability ("*" included) is admin
+rights.`,
+	subs: []*command{adminGrantCommand, adminRevokeCommand, adminListCommand},
+}
+
+// adminRightsCommand is "admin grant" or "admin revoke".
+func adminRightsCommand(word, summary, about string, grant bool) *command {
+	return &command{
+		name:     "admin " + word,
+		synopsis: "inkwell admin " + word + " --email E",
+		summary:  summary,
+		about:    about,
+		define: func(fs *flag.FlagSet) func() (action, error) {
+			email := fs.String("email", "", "the user's e-mail `address`")
+			return func() (action, error) {
+				if *email == "" {
+					return nil, errors.New("--email is required")
+				}
+				return setAdmin(*email, grant), nil
+			}
+		},
+	}
+}
+
+var adminGrantCommand = adminRightsCommand("grant", "give an account admin rights",
+	`Gives the account whose e-mail is E (in any case) admin rights: it may sign in
+to the console at /admin. An unknown e-mail is an error.`, true)
+
+var adminRevokeCommand = adminRightsCommand("revoke", "take an account's admin rights",
+	`Takes the admin rights of the account whose e-mail is E (in any case). Its
+console sessions are refused from their next request on. An unknown e-mail is
+an error.`, false)
+
+var adminListCommand = &command{
+	name:     "admin list",
+	synopsis: "inkwell admin list",
+	summary:  "list the admins",
+	about:    `Prints every admin, one a line: id, e-mail and name, separated by tabs.`,
+	define: func(*flag.FlagSet) func() (action, error) {
+		return func() (action, error) { return listAdmins, nil }
 	},
 }
 

@@ -274,6 +274,52 @@ func revoke(email, name string, all bool) action {
 	}
 }
 
+// setAdmin is the action of admin grant (grant) and admin revoke.
+func setAdmin(email string, grant bool) action {
+	return func(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
+		svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		var u domain.User
+		if grant {
+			u, err = svc.AdminRights.Grant(ctx, email)
+		} else {
+			u, err = svc.AdminRights.Revoke(ctx, email)
+		}
+		if domain.KindOf(err) == domain.NotFound {
+			return fmt.Errorf("no user with e-mail %s", email)
+		}
+		if err != nil {
+			return err
+		}
+		if grant {
+			fmt.Fprintf(out, "%s is an admin\n", u.Email)
+		} else {
+			fmt.Fprintf(out, "%s is not an admin\n", u.Email)
+		}
+		return nil
+	}
+}
+
+// listAdmins is the action of admin list.
+func listAdmins(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
+	svc, cleanup, err := inkwell.Build(ctx, cfg.service(), log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	admins, err := svc.AdminRights.List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, u := range admins {
+		fmt.Fprintf(out, "%d\t%s\t%s\n", u.ID, u.Email, u.Name)
+	}
+	return nil
+}
+
 // prune is the action of tokens prune.
 func prune(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer) error {
 	svc, cleanup, err := build(ctx, cfg, log)

@@ -2,6 +2,7 @@ package stacktest
 
 import (
 	"cmp"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -158,7 +159,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	})
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
 	return Stack{
-		Services: inkwell.NewServices(uc, store, o.Files), Clock: clk, Storage: storage, Webhooks: worker,
+		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpapi.Config{AppURL: o.AppURL}, slog.New(slog.DiscardHandler), uc)), Clock: clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
 	}
 }

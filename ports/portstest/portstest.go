@@ -46,6 +46,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"IDs", idTests},
 		{"Mails", mailTests},
 		{"PasswordResets", passwordResetTests},
+		{"Admin", adminTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}

@@ -44,3 +44,11 @@ UPDATE users
 SET email_verified_at = @email_verified_at,
     updated_at = @updated_at
 WHERE id = @id AND email = @email AND email_verified_at IS NULL;
+
+-- SetUserAdmin grants or takes admin rights; only the command line calls
+-- it. It leaves updated_at alone: the API shows nothing of it.
+-- name: SetUserAdmin :execrows
+UPDATE users SET is_admin = @is_admin WHERE id = @id;
+
+-- name: ListAdmins :many
+SELECT * FROM users WHERE is_admin = 1 ORDER BY id;

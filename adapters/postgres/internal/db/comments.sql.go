@@ -80,7 +80,7 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (Comment, error) {
 }
 
 const listCommentsByPost = `-- name: ListCommentsByPost :many
-SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, count(*) OVER () AS total
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin, count(*) OVER () AS total
 FROM comments c
 JOIN users u ON u.id = c.user_id
 WHERE c.post_id = $1
@@ -131,6 +131,7 @@ func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPost
 			&i.User.AvatarPath,
 			&i.User.CreatedAt,
 			&i.User.UpdatedAt,
+			&i.User.IsAdmin,
 			&i.Total,
 		); err != nil {
 			return nil, err

@@ -8,6 +8,17 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type AdminAudit struct {
+	ID          int64
+	At          pgtype.Timestamptz
+	AdminID     int64
+	AdminEmail  string
+	Action      string
+	SubjectType string
+	SubjectID   int64
+	Address     string
+}
+
 type AuthorPostCount struct {
 	AuthorID  int64
 	Published int64
@@ -169,6 +180,12 @@ type User struct {
 	AvatarPath      string
 	CreatedAt       pgtype.Timestamptz
 	UpdatedAt       pgtype.Timestamptz
+	IsAdmin         bool
+}
+
+type UserCount struct {
+	Shard int16
+	Users int64
 }
 
 type Webhook struct {

@@ -78,7 +78,7 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (Comment, error) {
 }
 
 const listCommentsByPost = `-- name: ListCommentsByPost :many
-SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at,
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin,
        (SELECT count(*) FROM comments AS x WHERE x.post_id = ?1) AS total
 FROM comments c
 JOIN users u ON u.id = c.user_id
@@ -133,6 +133,7 @@ func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPost
 			&i.User.AvatarPath,
 			&i.User.CreatedAt,
 			&i.User.UpdatedAt,
+			&i.User.IsAdmin,
 			&i.Total,
 		); err != nil {
 			return nil, err

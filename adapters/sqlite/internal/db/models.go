@@ -8,6 +8,17 @@ import (
 	"database/sql"
 )
 
+type AdminAudit struct {
+	ID          int64
+	At          int64
+	AdminID     int64
+	AdminEmail  string
+	Action      string
+	SubjectType string
+	SubjectID   int64
+	Address     string
+}
+
 type AuthorPostCount struct {
 	AuthorID  int64
 	Published int64
@@ -168,6 +179,12 @@ type User struct {
 	AvatarPath      string
 	CreatedAt       int64
 	UpdatedAt       int64
+	IsAdmin         int64
+}
+
+type UserCount struct {
+	Single int64
+	Users  int64
 }
 
 type Webhook struct {

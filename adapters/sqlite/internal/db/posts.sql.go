@@ -160,7 +160,7 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (Post, error) {
 }
 
 const getPostWithAuthor = `-- name: GetPostWithAuthor :one
-SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at
+SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin
 FROM posts p
 JOIN users u ON u.id = p.author_id
 WHERE p.id = ?1
@@ -196,6 +196,7 @@ func (q *Queries) GetPostWithAuthor(ctx context.Context, id int64) (GetPostWithA
 		&i.User.AvatarPath,
 		&i.User.CreatedAt,
 		&i.User.UpdatedAt,
+		&i.User.IsAdmin,
 	)
 	return i, err
 }

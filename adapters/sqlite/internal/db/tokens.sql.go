@@ -147,7 +147,7 @@ func (q *Queries) GetTokenByHash(ctx context.Context, tokenHash string) (Persona
 }
 
 const getTokenWithUser = `-- name: GetTokenWithUser :one
-SELECT t.id, t.user_id, t.name, t.token_hash, t.abilities, t.last_used_at, t.expires_at, t.created_at, t.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at
+SELECT t.id, t.user_id, t.name, t.token_hash, t.abilities, t.last_used_at, t.expires_at, t.created_at, t.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin
 FROM personal_access_tokens t
 JOIN users u ON u.id = t.user_id
 WHERE t.id = ?1
@@ -183,6 +183,7 @@ func (q *Queries) GetTokenWithUser(ctx context.Context, id int64) (GetTokenWithU
 		&i.User.AvatarPath,
 		&i.User.CreatedAt,
 		&i.User.UpdatedAt,
+		&i.User.IsAdmin,
 	)
 	return i, err
 }

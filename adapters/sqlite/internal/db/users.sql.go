@@ -64,7 +64,7 @@ func (q *Queries) DeleteUser(ctx context.Context, id int64) (int64, error) {
 }
 
 const getUser = `-- name: GetUser :one
-SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at FROM users WHERE id = ?1
+SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users WHERE id = ?1
 `
 
 func (q *Queries) GetUser(ctx context.Context, id int64) (User, error) {
@@ -81,12 +81,13 @@ func (q *Queries) GetUser(ctx context.Context, id int64) (User, error) {
 		&i.AvatarPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.IsAdmin,
 	)
 	return i, err
 }
 
 const getUserByEmailKey = `-- name: GetUserByEmailKey :one
-SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at FROM users WHERE email_key = ?1
+SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users WHERE email_key = ?1
 `
 
 func (q *Queries) GetUserByEmailKey(ctx context.Context, emailKey string) (User, error) {
@@ -103,12 +104,13 @@ func (q *Queries) GetUserByEmailKey(ctx context.Context, emailKey string) (User,
 		&i.AvatarPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.IsAdmin,
 	)
 	return i, err
 }
 
 const getUsersByIDs = `-- name: GetUsersByIDs :many
-SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at FROM users WHERE id IN (/*SLICE:ids*/?) ORDER BY id
+SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users WHERE id IN (/*SLICE:ids*/?) ORDER BY id
 `
 
 func (q *Queries) GetUsersByIDs(ctx context.Context, ids []int64) ([]User, error) {
@@ -141,6 +143,46 @@ func (q *Queries) GetUsersByIDs(ctx context.Context, ids []int64) ([]User, error
 			&i.AvatarPath,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.IsAdmin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listAdmins = `-- name: ListAdmins :many
+SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users WHERE is_admin = 1 ORDER BY id
+`
+
+func (q *Queries) ListAdmins(ctx context.Context) ([]User, error) {
+	rows, err := q.db.QueryContext(ctx, listAdmins)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []User
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.EmailKey,
+			&i.PasswordHash,
+			&i.RememberToken,
+			&i.EmailVerifiedAt,
+			&i.AvatarPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.IsAdmin,
 		); err != nil {
 			return nil, err
 		}
@@ -197,6 +239,25 @@ type SetRememberTokenParams struct {
 // leaves updated_at alone: the token is not part of what the API shows.
 func (q *Queries) SetRememberToken(ctx context.Context, arg SetRememberTokenParams) (int64, error) {
 	result, err := q.db.ExecContext(ctx, setRememberToken, arg.RememberToken, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const setUserAdmin = `-- name: SetUserAdmin :execrows
+UPDATE users SET is_admin = ?1 WHERE id = ?2
+`
+
+type SetUserAdminParams struct {
+	IsAdmin int64
+	ID      int64
+}
+
+// SetUserAdmin grants or takes admin rights; only the command line calls
+// it. It leaves updated_at alone: the API shows nothing of it.
+func (q *Queries) SetUserAdmin(ctx context.Context, arg SetUserAdminParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, setUserAdmin, arg.IsAdmin, arg.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -1,4 +1,10 @@
-package httpapi
+// Package web holds the transport mechanics that Inkwell's driving adapters
+// over HTTP share (the JSON API and the admin console): who the client is
+// behind trusted proxies, which origin a request came to, the CSRF token
+// comparison and same-origin check, and the table from an error's kind to
+// an HTTP status. It holds no rule of the service and no wording: each
+// adapter words its own answers.
+package web
 
 import (
 	"net/netip"
@@ -8,15 +14,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// proxies are the networks of the reverse proxies whose X-Forwarded-For,
+// Proxies are the networks of the reverse proxies whose X-Forwarded-For,
 // -Proto and -Host headers are believed (TRUSTED_PROXIES). Anybody can send
 // those headers, so from any other peer they are ignored, and even a trusted
 // proxy's values are used only when they are well formed: they end up in
 // the links the service hands out.
-type proxies []netip.Prefix
+type Proxies []netip.Prefix
 
-// proxyList renders networks as Fiber's TrustedProxies takes them.
-func proxyList(networks []netip.Prefix) []string {
+// ProxyList renders networks as Fiber's TrustedProxies takes them.
+func ProxyList(networks []netip.Prefix) []string {
 	list := make([]string, len(networks))
 	for i, n := range networks {
 		list[i] = n.String()
@@ -25,7 +31,7 @@ func proxyList(networks []netip.Prefix) []string {
 }
 
 // trusts reports whether a is the address of a trusted proxy.
-func (p proxies) trusts(a netip.Addr) bool {
+func (p Proxies) trusts(a netip.Addr) bool {
 	for _, n := range p {
 		if n.Contains(a) {
 			return true
@@ -40,13 +46,13 @@ func peer(c *fiber.Ctx) netip.Addr {
 	return a.Unmap()
 }
 
-// clientIP is the address of the client, as the login throttle counts it:
+// ClientIP is the address of the client, as the login throttle counts it:
 // the peer's, or, when the peer is a trusted proxy, the nearest address in
 // X-Forwarded-For that is not a trusted proxy's. X-Forwarded-For is read
 // from the right because each proxy appends the address it saw: the entries
 // left of the first untrusted one were written by that client, which could
 // have written anything there.
-func (p proxies) clientIP(c *fiber.Ctx) string {
+func (p Proxies) ClientIP(c *fiber.Ctx) string {
 	addr := peer(c)
 	if !p.trusts(addr) {
 		return addr.String()
@@ -67,13 +73,13 @@ func (p proxies) clientIP(c *fiber.Ctx) string {
 	return addr.String()
 }
 
-// origin is the scheme and host the request came to, for absolute links:
+// Origin is the scheme and host the request came to, for absolute links:
 // the connection's own scheme and Host header, or the X-Forwarded-Proto and
 // X-Forwarded-Host of a trusted proxy. A forwarded scheme must be http or
 // https, and a forwarded host a host name or IP address with an optional
 // port; anything else is ignored, so that no header can turn the service's
 // links into javascript: URLs or point them at a host with a path.
-func (p proxies) origin(c *fiber.Ctx) string {
+func (p Proxies) Origin(c *fiber.Ctx) string {
 	scheme, host := "http", string(c.Request().Host())
 	if c.Context().IsTLS() {
 		scheme = "https"

@@ -1,0 +1,117 @@
+package console
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/ports"
+)
+
+// An action decodes the record's id, calls one admin use case with it and
+// goes back, with a notice, to the page named by the form's "back" field
+// when that is a console page, else to fallback.
+func (k *Console) action(c *fiber.Ctx, notice, fallback string, call func(ports.AdminCaller, int64) error) error {
+	id, err := idOf(c)
+	if err != nil {
+		return err
+	}
+	if err := call(caller(c), id); err != nil {
+		return err
+	}
+	return k.done(c, notice, backTo(c, fallback))
+}
+
+// backTo is the form's "back" field when it is a path of the console (no
+// scheme, no host, no other site), else fallback.
+func backTo(c *fiber.Ctx, fallback string) string {
+	back := c.FormValue("back")
+	if (back == prefix || strings.HasPrefix(back, prefix+"/") || strings.HasPrefix(back, prefix+"?")) &&
+		!strings.ContainsAny(back, "\\\r\n") && !strings.Contains(back, "//") {
+		return back
+	}
+	return fallback
+}
+
+func userPage(id int64) string { return prefix + "/users/" + strconv.FormatInt(id, 10) }
+
+func (k *Console) revokeToken(c *fiber.Ctx) error {
+	return k.action(c, "token.revoke", prefix+"/users", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.RevokeToken(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) revokeUserTokens(c *fiber.Ctx) error {
+	id, _ := idOf(c)
+	return k.action(c, "user.tokens.revoke", userPage(id), func(ac ports.AdminCaller, id int64) error {
+		_, err := k.admin.RevokeUserTokens(c.UserContext(), ac, id)
+		return err
+	})
+}
+
+func (k *Console) deleteUser(c *fiber.Ctx) error {
+	return k.action(c, "user.delete", prefix+"/users", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.DeleteUser(c.UserContext(), ac, id, c.FormValue("password"))
+	})
+}
+
+func (k *Console) sendReset(c *fiber.Ctx) error {
+	id, _ := idOf(c)
+	base := k.cfg.LinkBase
+	if base == "" {
+		base = k.proxies.Origin(c)
+	}
+	return k.action(c, "user.send_reset", userPage(id), func(ac ports.AdminCaller, id int64) error {
+		return k.admin.SendReset(c.UserContext(), ac, id, base)
+	})
+}
+
+func (k *Console) verifyUser(c *fiber.Ctx) error {
+	id, _ := idOf(c)
+	return k.action(c, "user.verify", userPage(id), func(ac ports.AdminCaller, id int64) error {
+		return k.admin.VerifyUser(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) unpublishPost(c *fiber.Ctx) error {
+	return k.action(c, "post.unpublish", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.UnpublishPost(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) deletePost(c *fiber.Ctx) error {
+	return k.action(c, "post.delete", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.DeletePost(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) deleteComment(c *fiber.Ctx) error {
+	return k.action(c, "comment.delete", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.DeleteComment(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) disableWebhook(c *fiber.Ctx) error {
+	return k.action(c, "webhook.disable", prefix+"/webhooks", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.DisableWebhook(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) enableWebhook(c *fiber.Ctx) error {
+	return k.action(c, "webhook.enable", prefix+"/webhooks", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.EnableWebhook(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) retryDelivery(c *fiber.Ctx) error {
+	return k.action(c, "delivery.retry", prefix+"/webhooks", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.RetryDelivery(c.UserContext(), ac, id)
+	})
+}
+
+func (k *Console) retryMail(c *fiber.Ctx) error {
+	return k.action(c, "mail.retry", prefix+"/mails", func(ac ports.AdminCaller, id int64) error {
+		return k.admin.RetryMail(c.UserContext(), ac, id)
+	})
+}

@@ -1,0 +1,122 @@
+// Package console is the admin console: a driving adapter of its own,
+// served under /admin on the service's listener. It renders html/template
+// pages embedded in the binary, decodes forms, and calls the admin use
+// cases (ports.Admin), which check the caller's rights and write the audit
+// log; it holds no rule. Sign-in reuses the browser sessions of the store
+// (ports.Sessions) under a cookie of its own, so every replica sees a
+// console session, and the transport mechanics it shares with the API
+// (client address, CSRF comparison, status table) come from adapters/web.
+package console
+
+import (
+	"log/slog"
+	"net/netip"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/web"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Config holds the console's settings.
+type Config struct {
+	// Secure marks the session cookie Secure (production, or an https
+	// APP_URL).
+	Secure bool
+	// TrustedProxies are the networks whose forwarded headers tell the
+	// client address and the origin (TRUSTED_PROXIES), as for the API.
+	TrustedProxies []netip.Prefix
+	// LinkBase is where the password reset links the console sends lead
+	// (FRONTEND_URL, else APP_URL); the request's origin when empty.
+	LinkBase string
+}
+
+// Services are the driving ports the console calls.
+type Services struct {
+	// Admin is every page and action; each call checks admin rights.
+	Admin ports.Admin
+	// Sessions keeps console sessions, in the store, with the API's login
+	// throttle.
+	Sessions ports.Sessions
+}
+
+// Console is the admin console's routes and renderer.
+type Console struct {
+	cfg      Config
+	log      *slog.Logger
+	admin    ports.Admin
+	sessions ports.Sessions
+	proxies  web.Proxies
+	pages    pages
+}
+
+// New builds the console. It panics when its embedded templates do not
+// parse, which a test catches before any release.
+func New(cfg Config, log *slog.Logger, svc Services) *Console {
+	return &Console{
+		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions,
+		proxies: cfg.TrustedProxies, pages: mustParsePages(),
+	}
+}
+
+// prefix is where the console lives.
+const prefix = "/admin"
+
+// Owns reports whether path is the console's: /admin and below, in any
+// letter case, as the router matches it.
+func (*Console) Owns(path string) bool {
+	p := strings.ToLower(path)
+	return p == prefix || strings.HasPrefix(p, prefix+"/")
+}
+
+// Mount registers the console's routes on app.
+func (k *Console) Mount(app *fiber.App) {
+	r := app.Group(prefix, k.headers)
+	r.Get("/assets/*", k.asset)
+	r.Get("/login", k.loginForm)
+	r.Post("/login", k.checkPost, k.login)
+
+	r.Get("/", k.signedIn, k.overview)
+	r.Post("/logout", k.checkPost, k.signedIn, k.logout)
+	r.Get("/users", k.signedIn, k.users)
+	r.Get("/users.csv", k.signedIn, k.usersCSV)
+	r.Get("/posts.csv", k.signedIn, k.postsCSV)
+	r.Get("/users/:id", k.signedIn, k.user)
+	r.Post("/users/:id/tokens/revoke", k.checkPost, k.signedIn, k.revokeUserTokens)
+	r.Post("/users/:id/delete", k.checkPost, k.signedIn, k.deleteUser)
+	r.Post("/users/:id/send-reset", k.checkPost, k.signedIn, k.sendReset)
+	r.Post("/users/:id/verify", k.checkPost, k.signedIn, k.verifyUser)
+	r.Post("/tokens/:id/revoke", k.checkPost, k.signedIn, k.revokeToken)
+	r.Get("/posts", k.signedIn, k.posts)
+	r.Post("/posts/:id/unpublish", k.checkPost, k.signedIn, k.unpublishPost)
+	r.Post("/posts/:id/delete", k.checkPost, k.signedIn, k.deletePost)
+	r.Post("/comments/:id/delete", k.checkPost, k.signedIn, k.deleteComment)
+	r.Get("/webhooks", k.signedIn, k.webhooks)
+	r.Get("/webhooks/:id", k.signedIn, k.webhook)
+	r.Post("/webhooks/:id/disable", k.checkPost, k.signedIn, k.disableWebhook)
+	r.Post("/webhooks/:id/enable", k.checkPost, k.signedIn, k.enableWebhook)
+	r.Post("/deliveries/:id/retry", k.checkPost, k.signedIn, k.retryDelivery)
+	r.Get("/mails", k.signedIn, k.mails)
+	r.Post("/mails/:id/retry", k.checkPost, k.signedIn, k.retryMail)
+	r.Get("/audit", k.signedIn, k.audit)
+}
+
+// contentSecurityPolicy lets a console page load only what the binary
+// serves, and no other site frame it.
+const contentSecurityPolicy = "default-src 'self'; frame-ancestors 'none'"
+
+// setHeaders puts the console's security headers on an answer.
+func setHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderContentSecurityPolicy, contentSecurityPolicy)
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	c.Set(fiber.HeaderCacheControl, "no-store")
+}
+
+// headers sets the security headers of every console answer before its
+// handler runs, so that errors carry them too.
+func (k *Console) headers(c *fiber.Ctx) error {
+	setHeaders(c)
+	return c.Next()
+}

@@ -1,0 +1,216 @@
+package console
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// perPage is how many rows a list page shows.
+const perPage = 50
+
+// maxPage bounds the page number a query may ask for, so that the offset
+// stays far from overflowing.
+const maxPage = 1_000_000
+
+// maxSearch bounds a search term, in bytes.
+const maxSearch = 255
+
+// errBadQuery refuses a query string the console cannot read.
+var errBadQuery = fiber.NewError(fiber.StatusBadRequest, "bad query")
+
+// pageOf reads the page query parameter: 1 when absent.
+func pageOf(c *fiber.Ctx) (int, ports.Page, error) {
+	raw := c.Query("page")
+	if raw == "" {
+		return 1, ports.Page{Limit: perPage}, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > maxPage {
+		return 0, ports.Page{}, errBadQuery
+	}
+	return n, ports.Page{Offset: (n - 1) * perPage, Limit: perPage}, nil
+}
+
+// searchOf reads the q query parameter.
+func searchOf(c *fiber.Ctx) (string, error) {
+	q := strings.TrimSpace(c.Query("q"))
+	if len(q) > maxSearch {
+		return "", errBadQuery
+	}
+	return q, nil
+}
+
+// idOf reads the :id of the route; one that names no record is a 404.
+func idOf(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, fiber.ErrNotFound
+	}
+	return id, nil
+}
+
+// pager is what a list page shows under its rows: where the neighbouring
+// pages are, keeping the other query parameters.
+type pager struct {
+	Page, Total, Pages int
+	Prev, Next         string
+}
+
+func newPager(path string, query url.Values, page, total int) pager {
+	p := pager{Page: page, Total: total, Pages: max((total+perPage-1)/perPage, 1)}
+	link := func(n int) string {
+		q := url.Values{}
+		for k, v := range query {
+			if v[0] != "" {
+				q.Set(k, v[0])
+			}
+		}
+		q.Set("page", strconv.Itoa(n))
+		return path + "?" + q.Encode()
+	}
+	if page > 1 {
+		p.Prev = link(page - 1)
+	}
+	if page < p.Pages {
+		p.Next = link(page + 1)
+	}
+	return p
+}
+
+func (k *Console) overview(c *fiber.Ctx) error {
+	o, err := k.admin.Overview(c.UserContext(), caller(c))
+	if err != nil {
+		return err
+	}
+	return k.show(c, "overview", "Overview", o)
+}
+
+func (k *Console) users(c *fiber.Ctx) error {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	q, err := searchOf(c)
+	if err != nil {
+		return err
+	}
+	users, total, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Page: pg})
+	if err != nil {
+		return err
+	}
+	return k.show(c, "users", "Users", struct {
+		Q     string
+		Users []domain.User
+		Pager pager
+	}{q, users, newPager(prefix+"/users", url.Values{"q": {q}}, n, total)})
+}
+
+func (k *Console) user(c *fiber.Ctx) error {
+	id, err := idOf(c)
+	if err != nil {
+		return err
+	}
+	acc, err := k.admin.User(c.UserContext(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return k.show(c, "user", acc.User.Name, acc)
+}
+
+func (k *Console) posts(c *fiber.Ctx) error {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	q, err := searchOf(c)
+	if err != nil {
+		return err
+	}
+	status := domain.PostStatus(c.Query("status"))
+	switch status {
+	case "", domain.StatusDraft, domain.StatusPublished:
+	default:
+		return errBadQuery
+	}
+	posts, total, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Page: pg})
+	if err != nil {
+		return err
+	}
+	return k.show(c, "posts", "Posts", struct {
+		Q      string
+		Status domain.PostStatus
+		Posts  []ports.PostView
+		Pager  pager
+	}{q, status, posts, newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total)})
+}
+
+func (k *Console) webhooks(c *fiber.Ctx) error {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	hooks, total, err := k.admin.Webhooks(c.UserContext(), caller(c), pg)
+	if err != nil {
+		return err
+	}
+	return k.show(c, "webhooks", "Webhooks", struct {
+		Webhooks []ports.AdminWebhook
+		Pager    pager
+	}{hooks, newPager(prefix+"/webhooks", nil, n, total)})
+}
+
+func (k *Console) webhook(c *fiber.Ctx) error {
+	id, err := idOf(c)
+	if err != nil {
+		return err
+	}
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	deliveries, total, err := k.admin.Deliveries(c.UserContext(), caller(c), id, pg)
+	if err != nil {
+		return err
+	}
+	return k.show(c, "webhook", "Webhook "+strconv.FormatInt(id, 10), struct {
+		ID         int64
+		Deliveries []domain.Delivery
+		Pager      pager
+	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total)})
+}
+
+func (k *Console) mails(c *fiber.Ctx) error {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	mails, total, err := k.admin.Mails(c.UserContext(), caller(c), ports.AdminMailQuery{Page: pg})
+	if err != nil {
+		return err
+	}
+	return k.show(c, "mails", "Mails", struct {
+		Mails []domain.Mail
+		Pager pager
+	}{mails, newPager(prefix+"/mails", nil, n, total)})
+}
+
+func (k *Console) audit(c *fiber.Ctx) error {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return err
+	}
+	entries, total, err := k.admin.Audit(c.UserContext(), caller(c), pg)
+	if err != nil {
+		return err
+	}
+	return k.show(c, "audit", "Audit log", struct {
+		Entries []domain.AuditEntry
+		Pager   pager
+	}{entries, newPager(prefix+"/audit", nil, n, total)})
+}

@@ -1,0 +1,279 @@
+package ports
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// AdminCaller is who calls an admin use case and from where: the actor a
+// console session resolves to (Sessions.Actor) and the client address the
+// audit log records.
+type AdminCaller struct {
+	Actor   domain.Actor
+	Address string
+}
+
+// AdminOverview is what the console's overview counts.
+type AdminOverview struct {
+	Users int
+	// Published and Drafts count posts by status.
+	Published int
+	Drafts    int
+	Comments  int
+	Webhooks  int
+	// WebhooksDisabled counts the webhooks that receive nothing.
+	WebhooksDisabled int
+	// EventBacklog is how many events of the outbox are not yet turned
+	// into deliveries.
+	EventBacklog int64
+	// DeliveriesPending and DeliveriesFailed count webhook deliveries
+	// waiting to be sent and failed for good.
+	DeliveriesPending int
+	DeliveriesFailed  int
+	// MailsPending and MailsFailed count the mail outbox likewise.
+	MailsPending int
+	MailsFailed  int
+	// RecentFailures are the latest failed deliveries and mails, newest
+	// first, at most AdminRecentFailures.
+	RecentFailures []AdminFailure
+}
+
+// AdminRecentFailures is how many failures the overview lists.
+const AdminRecentFailures = 10
+
+// AdminFailure is a delivery or a mail whose last attempt failed.
+type AdminFailure struct {
+	// Subject is domain.SubjectDelivery or domain.SubjectMail; ID its id.
+	Subject string
+	ID      int64
+	// Target is the webhook's URL or the mail's address.
+	Target   string
+	Error    string
+	Attempts int
+	At       time.Time
+}
+
+// AdminUserQuery selects a page of accounts, newest first (id descending).
+// Search keeps accounts whose name or e-mail contains it, ignoring ASCII
+// case, with % and _ taken literally.
+type AdminUserQuery struct {
+	Search string
+	Page   Page
+}
+
+// AdminPostQuery selects a page of posts of every author, drafts included,
+// newest first. Search keeps posts whose title contains it (as
+// PostFilter.Search); Status "" keeps every status.
+type AdminPostQuery struct {
+	Search string
+	Status domain.PostStatus
+	Page   Page
+}
+
+// AdminSession is what the console shows of a browser session: never its
+// digest or CSRF token.
+type AdminSession struct {
+	CreatedAt    time.Time
+	LastActivity time.Time
+}
+
+// AdminAccount is one account as the console shows it: the user, their
+// tokens (oldest first), their sessions (latest activity first) and a page
+// of their posts, newest first, with how many they have.
+type AdminAccount struct {
+	User      domain.User
+	Tokens    []domain.Token
+	Sessions  []AdminSession
+	Posts     []PostView
+	PostCount int
+}
+
+// AdminAccountPosts is how many posts AdminAccount carries.
+const AdminAccountPosts = 20
+
+// AdminWebhook is a webhook with its owner's e-mail.
+type AdminWebhook struct {
+	Webhook    domain.Webhook
+	OwnerEmail string
+}
+
+// AdminMailQuery selects a page of the mail outbox, newest first; Status
+// "" keeps every status.
+type AdminMailQuery struct {
+	Status domain.MailStatus
+	Page   Page
+}
+
+// Admin is the driving port of the admin console: what an operator with
+// admin rights may see and do to everybody's data. Every method first reads
+// the caller's account from the store and returns domain.ErrForbidden,
+// changing nothing, unless it is an admin acting through a browser session
+// (domain.Actor.CheckAdmin on the account as stored now, so a revoke or a
+// deleted account takes effect at once; a bearer token, even with "*", is
+// never admin rights). Every method that changes something writes a
+// domain.AuditEntry (caller, action, subject, caller.Address) in the
+// transaction of the change, and the event the API writes for the same
+// change. Pages are capped at 100 rows; a Limit of zero or less means 100.
+type Admin interface {
+	// RecordLogin writes the admin.login audit row; the console calls it
+	// after a successful sign-in of caller.
+	RecordLogin(ctx context.Context, caller AdminCaller) error
+	// Overview counts users, posts by status, comments, webhooks and the
+	// backlogs, and lists the recent failures.
+	Overview(ctx context.Context, caller AdminCaller) (AdminOverview, error)
+
+	// Users returns one page of the accounts q selects, newest first, and
+	// how many match in all.
+	Users(ctx context.Context, caller AdminCaller, q AdminUserQuery) ([]domain.User, int, error)
+	// User returns one account with its tokens, sessions and latest
+	// posts. domain.ErrNotFound.
+	User(ctx context.Context, caller AdminCaller, id int64) (AdminAccount, error)
+	// RevokeToken deletes one token of any user (token.revoke) and ends
+	// the streams read with it. domain.ErrNotFound.
+	RevokeToken(ctx context.Context, caller AdminCaller, tokenID int64) error
+	// RevokeUserTokens deletes every token of the user
+	// (user.tokens.revoke) and says how many went. domain.ErrNotFound for
+	// an unknown user.
+	RevokeUserTokens(ctx context.Context, caller AdminCaller, userID int64) (int64, error)
+	// DeleteUser removes the account with its tokens, sessions, posts,
+	// comments and files (user.delete), after checking the caller's own
+	// password: domain.ErrPasswordMismatch otherwise. Each of the user's
+	// posts leaves with its post.deleted event, and the user's streams end.
+	// domain.ErrNotFound.
+	DeleteUser(ctx context.Context, caller AdminCaller, userID int64, adminPassword string) error
+	// SendReset mails the user a password reset link below linkBase, as
+	// PasswordResets.Request does but without its throttle
+	// (user.send_reset). domain.ErrNotFound.
+	SendReset(ctx context.Context, caller AdminCaller, userID int64, linkBase string) error
+	// VerifyUser records the user's e-mail as verified (user.verify); an
+	// account already verified is left as it is and still audited.
+	// domain.ErrNotFound.
+	VerifyUser(ctx context.Context, caller AdminCaller, userID int64) error
+
+	// Posts returns one page of the posts q selects, every author's
+	// drafts included, newest first, and how many match in all.
+	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
+	// UnpublishPost makes a published post a draft (post.unpublish) and
+	// records post.unpublished. domain.ErrNotFound; domain.ErrConflict,
+	// and nothing recorded, for a post that is already a draft.
+	UnpublishPost(ctx context.Context, caller AdminCaller, id int64) error
+	// DeletePost removes any post with its comments and image
+	// (post.delete) and records post.deleted. domain.ErrNotFound.
+	DeletePost(ctx context.Context, caller AdminCaller, id int64) error
+	// DeleteComment removes any comment (comment.delete) and records
+	// comment.deleted. domain.ErrNotFound.
+	DeleteComment(ctx context.Context, caller AdminCaller, id int64) error
+
+	// Webhooks returns one page of every user's webhooks, failing first:
+	// disabled ones, then by failures in a row (most first), then by id;
+	// and how many there are.
+	Webhooks(ctx context.Context, caller AdminCaller, page Page) ([]AdminWebhook, int, error)
+	// Deliveries returns one page of a webhook's deliveries, newest first,
+	// and how many it has. domain.ErrNotFound for an unknown webhook.
+	Deliveries(ctx context.Context, caller AdminCaller, webhookID int64, page Page) ([]domain.Delivery, int, error)
+	// DisableWebhook stops deliveries to a webhook (webhook.disable).
+	// domain.ErrNotFound.
+	DisableWebhook(ctx context.Context, caller AdminCaller, id int64) error
+	// EnableWebhook lets a webhook receive deliveries again with a fresh
+	// count of failures (webhook.enable). domain.ErrNotFound.
+	EnableWebhook(ctx context.Context, caller AdminCaller, id int64) error
+	// RetryDelivery makes a delivery due at once (delivery.retry).
+	// domain.ErrNotFound.
+	RetryDelivery(ctx context.Context, caller AdminCaller, id int64) error
+
+	// Mails returns one page of the mail outbox q selects, newest first,
+	// without bodies (they hold live links), and how many match.
+	Mails(ctx context.Context, caller AdminCaller, q AdminMailQuery) ([]domain.Mail, int, error)
+	// RetryMail makes a pending mail due at once with a fresh count of
+	// attempts (mail.retry). domain.ErrNotFound; domain.ErrConflict for a
+	// mail that is not pending: a sent, failed or expired mail's body,
+	// which holds a live link, is erased (send a fresh reset instead).
+	RetryMail(ctx context.Context, caller AdminCaller, id int64) error
+
+	// Audit returns one page of the audit log, newest first, and how many
+	// rows it holds.
+	Audit(ctx context.Context, caller AdminCaller, page Page) ([]domain.AuditEntry, int, error)
+
+	// ExportUsers calls fn with every account in id order, read in
+	// batches of AdminExportBatch, so that memory stays the same however
+	// many there are. It stops at fn's first error and returns it.
+	ExportUsers(ctx context.Context, caller AdminCaller, fn func(domain.User) error) error
+	// ExportPosts calls fn with every post, drafts included, in id order,
+	// as ExportUsers does.
+	ExportPosts(ctx context.Context, caller AdminCaller, fn func(domain.Post) error) error
+}
+
+// AdminExportBatch is how many rows one read of an export takes.
+const AdminExportBatch = 500
+
+// AdminRights is the driving port that makes admins: the command line's
+// (inkwell admin grant|revoke|list), and no other transport's. No API route
+// and no console page calls it.
+type AdminRights interface {
+	// Grant gives the account with email admin rights and returns it.
+	// domain.ErrNotFound for an unknown e-mail.
+	Grant(ctx context.Context, email string) (domain.User, error)
+	// Revoke takes admin rights from the account with email and returns
+	// it. domain.ErrNotFound for an unknown e-mail.
+	Revoke(ctx context.Context, email string) (domain.User, error)
+	// List returns every admin, in id order.
+	List(ctx context.Context) ([]domain.User, error)
+}
+
+// AdminRepository holds the reads the console makes across every user's
+// data, and the audit log.
+type AdminRepository interface {
+	// Counts returns the overview's counts, RecentFailures left empty.
+	Counts(ctx context.Context) (AdminOverview, error)
+	// RecentFailures returns up to limit deliveries and mails whose last
+	// attempt failed (LastError set), newest update first.
+	RecentFailures(ctx context.Context, limit int) ([]AdminFailure, error)
+	// Users returns one page of the accounts q selects, id descending,
+	// and how many match in all.
+	Users(ctx context.Context, q AdminUserQuery) ([]domain.User, int, error)
+	// UsersAfter returns up to limit accounts with an id above after, in
+	// id order.
+	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
+	// Posts returns one page of the posts q selects, every author's drafts
+	// included, newest first (created_at, then id, descending), and how
+	// many match in all. Search compares titles as PostFilter.Search does.
+	Posts(ctx context.Context, q AdminPostQuery) ([]domain.Post, int, error)
+	// PostsAfter returns up to limit posts, drafts included, with an id
+	// above after, in id order.
+	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)
+	// Webhooks returns one page of every webhook, failing first, as
+	// Admin.Webhooks orders them, and how many there are.
+	Webhooks(ctx context.Context, page Page) ([]AdminWebhook, int, error)
+	// Mails returns one page of the mails q selects, id descending, and
+	// how many match.
+	Mails(ctx context.Context, q AdminMailQuery) ([]domain.Mail, int, error)
+	// Sessions returns the user's sessions, latest activity first.
+	Sessions(ctx context.Context, userID int64) ([]domain.Session, error)
+	// SetAdmin sets the user's is_admin. domain.ErrNotFound.
+	SetAdmin(ctx context.Context, userID int64, admin bool) error
+	// Admins returns every account with is_admin, in id order.
+	Admins(ctx context.Context) ([]domain.User, error)
+	// AppendAudit stores e and sets its ID.
+	AppendAudit(ctx context.Context, e *domain.AuditEntry) error
+	// Audit returns one page of the audit log, newest first (id
+	// descending), and how many rows it holds.
+	Audit(ctx context.Context, page Page) ([]domain.AuditEntry, int, error)
+}
+
+// NewestFailures orders failures newest first (by At, then delivery before
+// mail, then id descending) and keeps the first limit: how a store merges
+// its failed deliveries and mails.
+func NewestFailures(fs []AdminFailure, limit int) []AdminFailure {
+	slices.SortFunc(fs, func(a, b AdminFailure) int {
+		return cmp.Or(b.At.Compare(a.At), strings.Compare(a.Subject, b.Subject), cmp.Compare(b.ID, a.ID))
+	})
+	if limit >= 0 && len(fs) > limit {
+		fs = fs[:limit]
+	}
+	return fs
+}

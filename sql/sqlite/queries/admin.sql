@@ -1,0 +1,123 @@
+-- The console's reads across every user's data, and the audit log.
+
+-- AdminCounts takes the overview's counts in one round trip. Posts are
+-- counted from post_counts, which triggers keep (0006), so that the
+-- overview does not read a million posts; the event backlog is the events
+-- past the webhook cursor.
+-- name: AdminCounts :one
+SELECT
+    CAST((SELECT users FROM user_counts) AS INTEGER) AS users,
+    CAST((SELECT coalesce(sum(published), 0) FROM post_counts) AS INTEGER) AS published,
+    CAST((SELECT coalesce(sum(drafts), 0) FROM post_counts) AS INTEGER) AS drafts,
+    (SELECT count(*) FROM comments) AS comments,
+    (SELECT count(*) FROM webhooks) AS webhooks,
+    (SELECT count(*) FROM webhooks WHERE disabled_at IS NOT NULL) AS webhooks_disabled,
+    (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS deliveries_pending,
+    (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed') AS deliveries_failed,
+    (SELECT count(*) FROM mail_outbox WHERE status = 'pending') AS mails_pending,
+    (SELECT count(*) FROM mail_outbox WHERE status = 'failed') AS mails_failed,
+    (SELECT count(*) FROM events e WHERE e.id > (SELECT c.last_event_id FROM webhook_cursor c)) AS event_backlog;
+
+-- name: AdminRecentDeliveryFailures :many
+SELECT d.id, w.url, d.last_error, d.attempts, d.updated_at
+FROM webhook_deliveries d
+JOIN webhooks w ON w.id = d.webhook_id
+WHERE d.last_error <> ''
+ORDER BY d.updated_at DESC, d.id DESC
+LIMIT @lim;
+
+-- name: AdminRecentMailFailures :many
+SELECT id, recipient, last_error, attempts, updated_at
+FROM mail_outbox
+WHERE last_error <> ''
+ORDER BY updated_at DESC, id DESC
+LIMIT @lim;
+
+-- name: AdminListUsers :many
+SELECT * FROM users ORDER BY id DESC LIMIT @lim OFFSET @off;
+
+-- AdminCountUsers reads the number that triggers keep (0015).
+-- name: AdminCountUsers :one
+SELECT CAST(users AS INTEGER) FROM user_counts;
+
+-- AdminSearchUsers keeps the accounts whose name or e-mail, lower-cased,
+-- contains needle (lower-cased by the caller); instr takes % and _ as
+-- plain characters.
+-- name: AdminSearchUsers :many
+SELECT * FROM users
+WHERE instr(lower(name), @needle) > 0 OR instr(email_key, @needle) > 0
+ORDER BY id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountSearchUsers :one
+SELECT count(*) FROM users
+WHERE instr(lower(name), @needle) > 0 OR instr(email_key, @needle) > 0;
+
+-- name: AdminUsersAfter :many
+SELECT * FROM users WHERE id > @after ORDER BY id LIMIT @lim;
+
+-- name: AdminPostsAfter :many
+SELECT * FROM posts WHERE id > @after ORDER BY id LIMIT @lim;
+
+-- name: AdminListWebhooks :many
+SELECT sqlc.embed(w), u.email AS owner_email
+FROM webhooks w
+JOIN users u ON u.id = w.user_id
+ORDER BY (w.disabled_at IS NULL), w.failures DESC, w.id
+LIMIT @lim OFFSET @off;
+
+-- name: AdminCountWebhooks :one
+SELECT count(*) FROM webhooks;
+
+-- name: AdminListMails :many
+SELECT * FROM mail_outbox ORDER BY id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountMails :one
+SELECT count(*) FROM mail_outbox;
+
+-- name: AdminListMailsByStatus :many
+SELECT * FROM mail_outbox WHERE status = @status ORDER BY id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountMailsByStatus :one
+SELECT count(*) FROM mail_outbox WHERE status = @status;
+
+-- name: AdminUserSessions :many
+SELECT * FROM sessions WHERE user_id = @user_id ORDER BY last_activity DESC, id_hash;
+
+-- name: AppendAudit :one
+INSERT INTO admin_audit (at, admin_id, admin_email, action, subject_type, subject_id, address)
+VALUES (@at, @admin_id, @admin_email, @action, @subject_type, @subject_id, @address)
+RETURNING id;
+
+-- name: ListAudit :many
+SELECT * FROM admin_audit ORDER BY id DESC LIMIT @lim OFFSET @off;
+
+-- name: CountAudit :one
+SELECT count(*) FROM admin_audit;
+
+-- The console's list of posts: every author's, drafts included, newest
+-- first. The unsearched lists walk posts_created_at_id (or
+-- posts_published, posts_drafts) backwards and take their totals from
+-- post_counts; a search compares every title, folded by inkwell_lower as
+-- the API's searches fold them.
+-- name: AdminListPosts :many
+SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminListPostsByStatus :many
+SELECT * FROM posts WHERE status = @status ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPosts :many
+SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminSearchPostsByStatus :many
+SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status
+ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- name: AdminCountSearchPosts :one
+SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0;
+
+-- name: AdminCountSearchPostsByStatus :one
+SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status;
+
+-- name: AdminPostTotals :one
+SELECT CAST(coalesce(sum(published), 0) AS INTEGER) AS published, CAST(coalesce(sum(drafts), 0) AS INTEGER) AS drafts FROM post_counts;
