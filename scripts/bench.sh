@@ -351,6 +351,10 @@ wrk_run() {
 
 # --- the bcrypt reference -------------------------------------------------
 
+# The tree the server is built from, read before the build, since the tree
+# may change while the run lasts.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ -z $(git status --porcelain -- . ':!bench/results' 2>/dev/null) ]] || commit="$commit with uncommitted changes"
 say "building bin/inkwell"
 go build -o bin/inkwell ./cmd/inkwell
 
@@ -667,8 +671,6 @@ while [[ -e $stem.json ]]; do
   n=$((n + 1))
 done
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[[ -z $(git status --porcelain -- . ':!bench/results' 2>/dev/null) ]] || commit="$commit with uncommitted changes"
 pg_version=$("${pg[@]}" -d postgres -Atc 'SHOW server_version' 2>/dev/null || echo none)
 # The figure at 100,000 posts that list is held to at larger sizes.
 reference=$(ls -1t bench/results/*-100000.json bench/results/*-100000-[0-9]*.json 2>/dev/null | head -n 1 || true)
@@ -690,7 +692,7 @@ jq -n --slurpfile results "$work/results.jsonl" --slurpfile stores "$work/stores
   # store'"'"'s /healthz rate in the same run, for a machine others share.
   def share($r; $p):
     ([$results[] | select(.store == $r.store and .scenario == "healthz")] | first) as $h
-    | if $h then {or_min: ($h.rps * $p), note: "or \($p * 100)% of /healthz"} else {} end;
+    | if $h then {or_min: ($h.rps * $p), note: "\($p * 100)% of /healthz"} else {} end;
   def target($r):
     ($ref | map(select(.store == $r.store and .scenario == "list")) | first) as $list100k
     | {list: (if $posts == 100000 then {min: 5000}

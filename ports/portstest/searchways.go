@@ -22,7 +22,8 @@ import (
 // title in 20, whose pages of 2 are walked and of 15 read by their matches
 // there, one in 4 titles, and phrases of several words, found in a few
 // titles, that run across words, end inside one or hold words of fewer
-// than three letters. Each search runs as v1 pages at several offsets, with
+// than three letters, beside decoys that hold pieces of a phrase but not
+// the phrase. Each search runs as v1 pages at several offsets, with
 // their totals, and as cursor pages to the end, for an anonymous caller and
 // for one whose drafts match.
 
@@ -66,6 +67,13 @@ func testPostSearchEitherWay(t *testing.T, st ports.Store) {
 				words = append(words, []string{"graceful worker", "Graceful Worker", "GRACEFUL worker"}[i%3])
 			case 100:
 				words = append(words, "out of a hat")
+			// Decoys: titles that hold every third trigram of a phrase,
+			// in another order or with other words between them, but not
+			// the phrase.
+			case 42, 43:
+				words = append(words, "graceful and worker")
+			case 301:
+				words = append(words, "a lazy snapshot one of")
 			}
 			status := domain.StatusPublished
 			author := bob.ID
@@ -94,7 +102,9 @@ func testPostSearchEitherWay(t *testing.T, st ports.Store) {
 			}
 			f := ports.PostFilter{Viewer: viewer, Search: search}
 			for _, page := range []ports.Page{{Limit: 2}, {Limit: 15}, {Offset: 2, Limit: 2}, {Offset: 10, Limit: 15},
-				{Offset: len(want) / 2, Limit: 15}, {Offset: max(len(want)-1, 0), Limit: 2}, {Offset: len(want), Limit: 15}} {
+				{Offset: len(want) / 2, Limit: 15}, {Offset: max(len(want)-1, 0), Limit: 2}, {Offset: len(want), Limit: 15},
+				// Past the newest stretch a store may look in alone.
+				{Offset: 60, Limit: 15}} {
 				// Twice: a store may keep the total the first one counted.
 				for range 2 {
 					what := fmt.Sprintf("PostViews.ListViews(%+v, %+v)", f, page)
