@@ -30,21 +30,24 @@ func TestPlanSearch(t *testing.T) {
 	}
 }
 
-// posts_title_trgm is asked about the words of three characters or more
-// of a search of several, and about the search itself otherwise.
+// posts_title_trgm is asked about the first and last three characters of
+// a search's words, and about the search itself when it has no word of
+// three.
 func TestIndexPattern(t *testing.T) {
 	for _, c := range []struct {
 		search, want string
 		ok           bool
 	}{
-		{"inkwell", "", false},
-		{"lazy snapshot of", "%lazy%snapshot%", true},
-		{"graceful worker", "%graceful%worker%", true},
+		{"inkwell", "%ink%ell%", true},
+		{"lazy", "%laz%", true},
+		{"ink", "", false},
+		{"lazy snapshot of", "%laz%sna%hot%", true},
+		{"graceful worker", "%gra%ful%wor%ker%", true},
 		{"ful wor", "%ful%wor%", true},
 		{"of a", "", false},
 		{"e row 4", "%row%", true},
 		{"100%_off", "%100%off%", true},
-		{"été à Paris", "%été%Paris%", true},
+		{"été à Paris", "%été%Par%", true},
 	} {
 		got, ok := indexPattern(c.search)
 		if ok != c.ok || (ok && got != c.want) {
