@@ -115,7 +115,7 @@ comments=$((3 * posts))
 command="BENCH_POSTS=$posts BENCH_STORES=$stores BENCH_DURATION=$duration"
 for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_SEARCH_WORDS BENCH_PG_KEEP BENCH_PORT BENCH_PROFILE \
   BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BCRYPT_COST SQLITE_SYNCHRONOUS; do
-  [[ -z ${!v:-} ]] || command+=" $v=$(printf %q "${!v}")"
+  [[ -z ${!v:-} ]] || { [[ ${!v} == *' '* ]] && command+=" $v='${!v}'" || command+=" $v=${!v}"; }
 done
 command+=" make bench"
 
