@@ -95,7 +95,15 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 		}
 		if n, ok := r.c.totals.Get(needle, version); ok {
 			known = n
-			if page.Offset+page.Limit <= batchedReach {
+			published, err := r.count(ctx, ports.PostFilter{})
+			if err != nil {
+				return nil, 0, err
+			}
+			// A batch is expected to hold a page only where 1 published post
+			// in batchPerPost matches or more; elsewhere asking it costs a
+			// phrase match over the batch in vain (at a million posts, 14 ms
+			// of the 17.5 a first page of "lazy snapshot of" took).
+			if page.Offset+page.Limit <= batchedReach && n*batchPerPost >= published {
 				keys, ok, err := r.batchAfter(ctx, needle, nil, page.Offset+page.Limit)
 				if err != nil || ok {
 					return r.cutPage(ctx, keys, own, page, n+len(own), err)
