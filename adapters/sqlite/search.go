@@ -89,16 +89,16 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 	var version int64
 	known := -1
 	if r.c.totals != nil {
-		err := r.c.readDB.QueryRowContext(ctx, `SELECT coalesce(sum(title_changes), 0) FROM post_counts`).Scan(&version)
+		// The number of published posts comes with the version, from the
+		// same counters (migration 0006).
+		var published int
+		err := r.c.readDB.QueryRowContext(ctx, `SELECT coalesce(sum(title_changes), 0), coalesce(sum(published), 0) FROM post_counts`).
+			Scan(&version, &published)
 		if err != nil {
 			return nil, 0, storeError("read the published titles' version", err)
 		}
 		if n, ok := r.c.totals.Get(needle, version); ok {
 			known = n
-			published, err := r.count(ctx, ports.PostFilter{})
-			if err != nil {
-				return nil, 0, err
-			}
 			// A batch is expected to hold a page only where 1 published post
 			// in batchPerPost matches or more; elsewhere asking it costs a
 			// phrase match over the batch in vain (at a million posts, 14 ms
