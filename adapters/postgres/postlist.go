@@ -29,8 +29,9 @@ import (
 // The statements whose best plan depends on the values bound to them run
 // on PostgreSQL's unnamed statement (perCallMode), planned at every
 // execution for those values: a common word is found fastest by walking
-// posts_created_at_id newest first and a rare one through posts_title_trgm,
-// a popular tag by the walk and a rare one through post_tags_tag_id, and one
+// posts_created_at_id newest first and a rare one through posts_title_trgm
+// (a title search the kept counts serve is not left to the planner:
+// searchPlan), a popular tag by the walk and a rare one through post_tags_tag_id, and one
 // author's posts (a viewer's drafts among them) by walking posts_author_id
 // in order, which a generic plan, expecting a handful of them, would read
 // all and sort instead. The others, the busiest lists (everybody's posts, a
