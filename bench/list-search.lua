@@ -1,5 +1,6 @@
--- list-search: the first page of the public list filtered by a word that
--- about 1% of the titles contain (BENCH_SEARCH_WORD).
+-- list-search: the first page of the public list filtered by a search
+-- (BENCH_SEARCH_WORD, encoded for the query string; the harness runs it
+-- once for each of BENCH_SEARCH_WORDS).
 local common = dofile((os.getenv("BENCH_LUA") or "bench") .. "/common.lua")
 
 wrk.method = "GET"

@@ -683,3 +683,62 @@ func v1Repeat(v any, n int) []any {
 	}
 	return out
 }
+
+// A title search finds the same posts whichever way the store reads its
+// page (walking the list where matches are dense, reading the matches
+// where they are few; see SearchEitherWay in the contract suite): a word
+// in every other title, phrases in a few, across words, and decoys that
+// hold a phrase's pieces but not the phrase, each asked twice, since the
+// second may be answered from a kept total.
+func TestPostSearchEitherWay(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ann, _ := h.v1Account("Ann")
+		var titles []string // newest first
+		for i := range 60 {
+			title := fmt.Sprintf("Row %d", i)
+			if i%2 == 0 {
+				title = "Dense " + title
+			}
+			switch i {
+			case 5, 40:
+				title += " a lazy snapshot of it"
+			case 6:
+				title += " a lazy snapshot one of"
+			case 7, 30, 55:
+				title += " Graceful Worker"
+			case 8:
+				title += " graceful and worker"
+			}
+			h.v1Post(ann, map[string]any{"title": title, "body": "Body", "status": "published"})
+			h.clock.Advance(time.Minute)
+			titles = append([]string{title}, titles...)
+		}
+		for _, search := range []string{"dense row", "lazy snapshot of", "graceful worker", "ful wor", "y snapshot o", "nowhere"} {
+			want := []string{}
+			for _, title := range titles {
+				if strings.Contains(strings.ToLower(title), search) {
+					want = append(want, title)
+				}
+			}
+			for range 2 {
+				q := url.Values{"search": {search}, "per_page": {"15"}}
+				r := h.do("GET", "/api/v1/posts?"+q.Encode(), nil)
+				r.expect(t, http.StatusOK, nil)
+				if got := v1Titles(t, r); !equalJSON(got, want[:min(15, len(want))]) {
+					t.Errorf("search %q: got %q, want %q", search, got, want[:min(15, len(want))])
+				}
+				if total := r.body["meta"].(map[string]any)["total"]; total != float64(len(want)) {
+					t.Errorf("search %q: total %v, want %d", search, total, len(want))
+				}
+				q.Set("per_page", "2")
+				q.Set("page", "3")
+				r = h.do("GET", "/api/v1/posts?"+q.Encode(), nil)
+				r.expect(t, http.StatusOK, nil)
+				page := want[min(4, len(want)):min(6, len(want))]
+				if got := v1Titles(t, r); !equalJSON(got, page) {
+					t.Errorf("search %q, page 3 of 2: got %q, want %q", search, got, page)
+				}
+			}
+		}
+	})
+}

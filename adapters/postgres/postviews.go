@@ -176,6 +176,15 @@ func (r postViews) listViews(ctx context.Context, f ports.PostFilter, page ports
 	if tallied && t == (postcount.Tally{Published: true}) && page.Limit > 0 && page.Offset >= deepOffset {
 		return r.deepViews(ctx, t, page)
 	}
+	if f.Search != "" && page.Limit > 0 {
+		c, ok, err := r.searchTotal(ctx, f)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			return r.searchViews(ctx, f, c, page)
+		}
+	}
 	if q.perCall || !tallied {
 		views, err := q.views(ctx, r.conn, q.listSQL(bounds))
 		if err != nil {
@@ -201,6 +210,41 @@ func (r postViews) listViews(ctx context.Context, f ports.PostFilter, page ports
 	}
 	views, err := attach(ctx)
 	return views, total, err
+}
+
+// searchViews reads a page of a title search whose counts searchTotal
+// read, the way planSearch chooses from them.
+func (r postViews) searchViews(ctx context.Context, f ports.PostFilter, c searchCounts, page ports.Page) ([]ports.PostView, int, error) {
+	total := c.total()
+	if page.Offset >= total {
+		return []ports.PostView{}, total, nil
+	}
+	q := postFilter(f)
+	bounds := q.shape(c.plan(page.Offset+page.Limit), page.Limit, page.Offset)
+	views, err := q.views(ctx, r.conn, q.listSQL(bounds))
+	if err != nil {
+		return nil, 0, storeError("list posts by title with their authors", err)
+	}
+	return views, total, r.attachTags(ctx, views)
+}
+
+// searchAfter reads a page of a title search after cursor, the way
+// planSearch chooses from the counts searchTotal read, taking the matches
+// to be spread alike over the list.
+func (r postViews) searchAfter(ctx context.Context, f ports.PostFilter, c searchCounts, cursor *ports.PostCursor, limit int) ([]ports.PostView, error) {
+	if c.total() == 0 {
+		return []ports.PostView{}, nil
+	}
+	q := postFilter(f)
+	if cursor != nil {
+		q.after(*cursor)
+	}
+	bounds := q.shape(c.plan(limit), limit, 0)
+	views, err := q.views(ctx, r.conn, q.listSQL(bounds))
+	if err != nil {
+		return nil, storeError("list posts by title after cursor with their authors", err)
+	}
+	return views, r.attachTags(ctx, views)
 }
 
 // deepViews reads a page of the published posts at deepOffset or deeper:
@@ -240,6 +284,15 @@ func (r postViews) listViewsAfter(ctx context.Context, f ports.PostFilter, curso
 	q := postFilter(f)
 	if cursor != nil {
 		q.after(*cursor)
+	}
+	if f.Search != "" && limit > 0 {
+		c, ok, err := r.searchTotal(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r.searchAfter(ctx, f, c, cursor, limit)
+		}
 	}
 	bounds := q.pageSQL(limit, 0)
 	if q.perCall {
@@ -359,8 +412,8 @@ func (r postViews) count(ctx context.Context, f ports.PostFilter) (int, error) {
 	if t, ok := postcount.Of(f); ok {
 		return r.tallied(ctx, t)
 	}
-	if n, ok, err := r.searchTotal(ctx, f); ok || err != nil {
-		return n, err
+	if c, ok, err := r.searchTotal(ctx, f); ok || err != nil {
+		return c.total(), err
 	}
 	n, err := postFilter(f).count(ctx, r.conn)
 	if err != nil {

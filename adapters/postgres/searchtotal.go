@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -10,6 +11,27 @@ import (
 // titleVersionSQL reads the version of the published titles that
 // searchtotal's totals are kept at (migration 0011).
 const titleVersionSQL = `(SELECT coalesce(sum(title_changes), 0) FROM post_counts)::bigint`
+
+// publishedSQL reads how many posts are published, from the counters
+// (migration 0006).
+const publishedSQL = `(SELECT coalesce(sum(published), 0) FROM post_counts)::bigint`
+
+// searchCounts is what a title search's page is planned from (searchPlan):
+// how many published posts it matches, how many of the viewer's other
+// posts it matches, and how many posts are published, all read in one
+// snapshot.
+type searchCounts struct {
+	matched, own, published int64
+}
+
+// total is the number of posts the search lists.
+func (c searchCounts) total() int { return int(c.matched + c.own) }
+
+// plan is the way to read the first reach posts of the search. The
+// viewer's own posts lengthen a walk no more than they add matches.
+func (c searchCounts) plan(reach int) searchPlan {
+	return planSearch(c.matched+c.own, c.published+c.own, reach)
+}
 
 // searchTotal returns how many posts f matches when f searches the titles
 // of the published posts and, when its Status is "", of the viewer's
@@ -21,13 +43,15 @@ const titleVersionSQL = `(SELECT coalesce(sum(title_changes), 0) FROM post_count
 // counting statement's own snapshot; a later page that reads the same
 // version takes it from there. The viewer's other posts, a few found
 // through posts_author_id, are counted every time, in the statement that
-// reads the version, so that the total adds up from one snapshot.
-func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (int, bool, error) {
+// reads the version, so that the total adds up from one snapshot; so is
+// the number of published posts, which searchPlan weighs the matches
+// against.
+func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchCounts, bool, error) {
 	if r.totals == nil || f.Search == "" || f.AuthorID != 0 || f.TagSlug != "" ||
 		(f.Status != "" && f.Status != domain.StatusPublished) {
-		return 0, false, nil
+		return searchCounts{}, false, nil
 	}
-	pattern := "%" + escapeLike(f.Search) + "%"
+	pattern := searchPattern(f.Search)
 	// $1 is the pattern, and $2 the viewer when their other posts count.
 	withOwn := f.Viewer != 0 && f.Status == ""
 	own, args := "0::bigint", []any{perCallMode, pattern}
@@ -36,28 +60,34 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (int, bo
  WHERE p.author_id = $2 AND p.status <> 'published' AND lower(p.title) LIKE lower($1) ESCAPE '\')`
 		args = append(args, f.Viewer)
 	}
-	const published = `(SELECT count(*) FROM posts p
- WHERE p.status = 'published' AND lower(p.title) LIKE lower($1) ESCAPE '\')`
 
-	var version, others int64
-	var err error
+	var version int64
+	var c searchCounts
+	versionSQL, versionArgs := `SELECT `+titleVersionSQL+`, `+publishedSQL+`, 0::bigint`, []any(nil)
 	if withOwn {
-		err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+own, args...).Scan(&version, &others)
-	} else {
-		err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL).Scan(&version)
+		versionSQL, versionArgs = `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+own, args
 	}
+	err := r.conn.QueryRow(ctx, versionSQL, versionArgs...).Scan(&version, &c.published, &c.own)
 	if err != nil {
-		return 0, true, storeError("read the published titles' version", err)
+		return searchCounts{}, true, storeError("read the published titles' version", err)
 	}
 	if n, ok := r.totals.Get(f.Search, version); ok {
-		return n + int(others), true, nil
+		c.matched = int64(n)
+		return c, true, nil
 	}
-	var n int64
-	err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+published+`, `+own, args...).
-		Scan(&version, &n, &others)
+	// The published matches are read as a page of matchSearch reads them.
+	index := ""
+	if p, ok := indexPattern(f.Search); ok {
+		args = append(args, p)
+		index = "$" + strconv.Itoa(len(args)-1)
+	}
+	matched := `(SELECT count(*) FROM posts p
+ WHERE p.status = 'published' AND ` + searchTerm(matchSearch, "$1", index) + `)`
+	err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
+		Scan(&version, &c.published, &c.matched, &c.own)
 	if err != nil {
-		return 0, true, storeError("count posts by title", err)
+		return searchCounts{}, true, storeError("count posts by title", err)
 	}
-	r.totals.Put(f.Search, version, int(n))
-	return int(n + others), true, nil
+	r.totals.Put(f.Search, version, int(c.matched))
+	return c, true, nil
 }

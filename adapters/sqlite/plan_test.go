@@ -125,7 +125,7 @@ SELECT 1, 'Inkwell ' || i, 'inkwell-' || i, 'x', 'x', 'published', i, i FROM n`,
 
 	var sent []recorded
 	r := postViews{c: conns{read: db.New(s.reader), readDB: recorder{s.reader, &sent}}}
-	m, err := r.titleMatches(ctx, "inkwell")
+	m, err := r.titleMatches(ctx, "inkwell", -1)
 	if err != nil || len(m.ids) != 400 {
 		t.Fatalf("titleMatches: got %d ids, %v, want 400", len(m.ids), err)
 	}

@@ -32,6 +32,7 @@ var postTests = []storeTest{
 	{"ListAfterCursor", testPostListAfterCursor},
 	{"ListMatchesScan", testPostListMatchesScan},
 	{"SearchThroughWrites", testPostSearchThroughWrites},
+	{"SearchEitherWay", testPostSearchEitherWay},
 	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},

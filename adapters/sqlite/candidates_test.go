@@ -1,0 +1,28 @@
+package sqlite
+
+import "testing"
+
+// A phrase known to match few titles is asked of published_titles by its
+// first and last trigrams and those that run across words, or, with no
+// such, by trigrams that cover it; shorter needles keep their phrase.
+func TestCandidateQuery(t *testing.T) {
+	for _, c := range []struct {
+		needle, want string
+		ok           bool
+	}{
+		{"graceful worker", `"gra" AND "l w" AND "ker"`, true},
+		{"lazy snapshot of", `"laz" AND "y s" AND "t o" AND " of"`, true},
+		{"inkwell", `"ink" AND "wel" AND "ell"`, true},
+		{"journey", `"jou" AND "rne" AND "ney"`, true},
+		{"quills", `"qui" AND "lls" AND "lls"`, true},
+		{`a "b" c`, `"a """ AND "b"" " AND """ c"`, true},
+		{"été à", `"été" AND "é à"`, false},
+		{"ful wo", `"ful" AND "l w" AND " wo"`, true},
+		{"short", "", false},
+	} {
+		got, ok := candidateQuery(c.needle)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("candidateQuery(%q) = %q, %v; want %q, %v", c.needle, got, ok, c.want, c.ok)
+		}
+	}
+}
