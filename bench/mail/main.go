@@ -12,6 +12,11 @@
 //     should match (the answer does not tell them apart);
 //   - throughput: -writers concurrent requests for -burst, for known
 //     addresses, reported in requests a second with p50 and p99;
+//   - steady: -rate requests a second for -duration, for known addresses,
+//     and the answers' p50 and p99: run it with the mail server up and
+//     down, at a rate the machine keeps up with, to see that an answer does
+//     not wait for SMTP (throughput at saturation also counts the CPU the
+//     mail worker spends sending, which only an up server costs);
 //   - delay: -rate requests a second for -duration, each for an account of
 //     its own, and the delay from each request to its mail's arrival in
 //     Mailpit (p50, p99).
@@ -47,7 +52,7 @@ var (
 	burst    = flag.Duration("burst", 5*time.Second, "how long the throughput measurement runs")
 	rate     = flag.Int("rate", 50, "requests a second of the delay measurement")
 	duration = flag.Duration("duration", 10*time.Second, "how long the delay measurement runs")
-	skip     = flag.String("skip", "", "a measurement to leave out: answers, throughput or delay")
+	skip     = flag.String("skip", "", "measurements to leave out, a comma list of answers, throughput, steady and delay")
 )
 
 var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}
@@ -60,6 +65,9 @@ func main() {
 	}
 }
 
+// skipped says whether -skip names the measurement.
+func skipped(name string) bool { return slices.Contains(strings.Split(*skip, ","), name) }
+
 func run() error {
 	prefix := fmt.Sprintf("b%d", time.Now().UnixNano())
 	emails := make([]string, *accounts)
@@ -71,7 +79,7 @@ func run() error {
 			return fmt.Errorf("register %s: %d %v", emails[i], status, err)
 		}
 	}
-	if *skip != "answers" {
+	if !skipped("answers") {
 		var known, unknown []time.Duration
 		for i := range 200 {
 			k, err := forgot(emails[i%len(emails)])
@@ -90,7 +98,7 @@ func run() error {
 		}
 		fmt.Printf("answers: known p50 %v p99 %v; unknown p50 %v p99 %v\n", pct(known, 50), pct(known, 99), pct(unknown, 50), pct(unknown, 99))
 	}
-	if *skip != "throughput" {
+	if !skipped("throughput") {
 		var n atomic.Int64
 		var mu sync.Mutex
 		var took []time.Duration
@@ -115,10 +123,38 @@ func run() error {
 		fmt.Printf("throughput: %.0f requests/s, p50 %v p99 %v (%d writers, %v)\n",
 			float64(n.Load())/burst.Seconds(), pct(took, 50), pct(took, 99), *writers, *burst)
 	}
-	if *skip != "delay" && *mailpit != "" {
+	if !skipped("steady") {
+		steady(emails)
+	}
+	if !skipped("delay") && *mailpit != "" {
 		return delay(prefix)
 	}
 	return nil
+}
+
+// steady sends -rate requests a second for -duration, for known addresses
+// in turn, and reports how long the answers took.
+func steady(emails []string) {
+	total := int(duration.Seconds() * float64(*rate))
+	took := make([]time.Duration, total)
+	failed := atomic.Int64{}
+	tick := time.NewTicker(time.Second / time.Duration(*rate))
+	defer tick.Stop()
+	var wg sync.WaitGroup
+	for i := range total {
+		<-tick.C
+		wg.Go(func() {
+			d, err := forgot(emails[i%len(emails)])
+			if err != nil {
+				failed.Add(1)
+				fmt.Fprintln(os.Stderr, err)
+			}
+			took[i] = d
+		})
+	}
+	wg.Wait()
+	fmt.Printf("steady: %d requests at %d/s for %v, %d failed; answer p50 %v p99 %v\n",
+		total, *rate, *duration, failed.Load(), pct(took, 50), pct(took, 99))
 }
 
 // delay sends -rate requests a second for accounts of their own, then
