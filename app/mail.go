@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/inkwell/inkwell/domain"
@@ -116,6 +117,10 @@ type MailWorker struct {
 	clock  ports.Clock
 	outbox *Outbox
 	cfg    MailConfig
+	// restUntil is when Run sends again after the mail server failed an
+	// attempt for a while (unreachable, or a 4xx answer), in Unix
+	// nanoseconds of the worker's clock; 0 while it does not rest.
+	restUntil atomic.Int64
 }
 
 // NewMailWorker returns the worker, woken by outbox's enqueues.
@@ -164,10 +169,18 @@ func (w *MailWorker) send(ctx context.Context, m domain.Mail) error {
 		return nil // stopping: the lease runs out and another attempt follows
 	}
 	now := w.clock.Now()
+	temporary := sendErr != nil && domain.KindOf(sendErr) == domain.Unavailable
 	if sendErr == nil {
 		m.Sent(now)
 	} else {
-		m.Failed(sendErr.Error(), domain.KindOf(sendErr) == domain.Unavailable, w.cfg.RetryAfter, now)
+		m.Failed(sendErr.Error(), temporary, w.cfg.RetryAfter, now)
+	}
+	if temporary {
+		// A server that is down or busy now is so for the next mails too:
+		// Run rests for the first retry's wait rather than try (and
+		// record) every mail due meanwhile, which would only load the
+		// store while the requests that enqueue mails go on.
+		w.restUntil.Store(now.Add(w.cfg.RetryAfter).UnixNano())
 	}
 	if err := w.store.Repos().Mails.Update(ctx, m); err != nil {
 		return fmt.Errorf("record mail %d: %w", m.ID, err)
@@ -176,6 +189,11 @@ func (w *MailWorker) send(ctx context.Context, m domain.Mail) error {
 		return fmt.Errorf("mail %d to %s failed after %d attempts: %w", m.ID, m.To, m.Attempts, sendErr)
 	}
 	return nil
+}
+
+// resting reports whether Run waits for the mail server to recover.
+func (w *MailWorker) resting() bool {
+	return w.clock.Now().UnixNano() < w.restUntil.Load()
 }
 
 // Prune deletes the mails that finished more than cfg.Retention ago.
@@ -193,7 +211,9 @@ const pruneInterval = time.Hour
 
 // Run sends mail until ctx ends: when woken by an enqueue, and every
 // cfg.Poll for mails enqueued on other replicas and retries that fall due;
-// and it prunes finished mails at start and every pruneInterval.
+// and it prunes finished mails at start and every pruneInterval. After a
+// temporary failure it rests for cfg.RetryAfter, the first retry's wait,
+// before it sends again.
 // report hears of every failure, which the next round tries again.
 func (w *MailWorker) Run(ctx context.Context, report func(error)) {
 	tick := time.NewTicker(w.cfg.Poll)
@@ -210,7 +230,7 @@ func (w *MailWorker) Run(ctx context.Context, report func(error)) {
 			}
 			pruned = time.Now()
 		}
-		for ctx.Err() == nil {
+		for ctx.Err() == nil && !w.resting() {
 			n, err := w.SendDue(ctx)
 			if err != nil && ctx.Err() == nil {
 				report(err)

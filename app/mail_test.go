@@ -222,3 +222,52 @@ func TestMailWorkerPrunes(t *testing.T) {
 		t.Errorf("the pending mail: %+v", got)
 	}
 }
+
+// TestMailWorkerRestsWhileTheServerFails checks that a temporary failure
+// makes the running worker stop trying the mails due meanwhile until the
+// first retry's wait has passed, and then send them all.
+func TestMailWorkerRestsWhileTheServerFails(t *testing.T) {
+	w := newMailWorld(t, directoryStores[0].Open(t))
+	w.inbox.FailNext(domain.ErrUnavailable)
+	first := w.enqueue(t, "first@example.com", time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.worker.Run(ctx, func(error) {})
+	}()
+	defer func() { cancel(); <-done }()
+	w.outbox.Wake()
+	waitFor(t, "the first attempt", func() bool { return w.stored(t, first.ID).Attempts == 1 })
+
+	// Mails enqueued while the worker rests wait, however often it is
+	// woken: no attempt is made, so none is recorded.
+	var later []domain.Mail
+	for i := range 5 {
+		later = append(later, w.enqueue(t, fmt.Sprintf("later%d@example.com", i), time.Hour))
+		w.outbox.Wake()
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, m := range later {
+		if got := w.stored(t, m.ID); got.Attempts != 0 {
+			t.Fatalf("mail to %s attempted %d times while the worker rests, want 0", got.To, got.Attempts)
+		}
+	}
+
+	// After the wait every mail goes, the failed one with them.
+	w.clock.Advance(5 * time.Second)
+	w.outbox.Wake()
+	waitFor(t, "the mails after the rest", func() bool { return len(w.inbox.Sent()) == 6 })
+}
+
+// waitFor polls cond for up to five seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within 5s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
