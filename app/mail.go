@@ -3,9 +3,7 @@ package app
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -142,20 +140,8 @@ func (w *MailWorker) SendDue(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("claim mails: %w", err)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	for _, m := range due {
-		wg.Go(func() {
-			if err := w.send(ctx, m); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return len(due), errors.Join(errs...)
+	err = attemptAll(due, func(m domain.Mail) error { return w.send(ctx, m) })
+	return len(due), err
 }
 
 // send attempts one claimed mail and records the outcome. The attempt gets

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/inkwell/inkwell/domain"
@@ -330,23 +329,8 @@ func (w *WebhookWorker) DeliverDue(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("claim deliveries: %w", err)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	sem := make(chan struct{}, w.cfg.Workers)
-	for _, d := range due {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := w.attempt(ctx, d); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return len(due), errors.Join(errs...)
+	err = attemptAll(due, func(d domain.Delivery) error { return w.attempt(ctx, d) })
+	return len(due), err
 }
 
 // attempt sends one claimed delivery and records the outcome on it and on
