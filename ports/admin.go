@@ -165,6 +165,11 @@ type Admin interface {
 	// DeletePost removes any post with its comments and image
 	// (post.delete) and records post.deleted. domain.ErrNotFound.
 	DeletePost(ctx context.Context, caller AdminCaller, id int64) error
+	// Comments returns one page of the comments q selects, of every post,
+	// newest first, and how many match, counted no further than
+	// AdminCommentCountBound(q.Page): a total above that bound means more
+	// than it.
+	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
 	// DeleteComment removes any comment (comment.delete) and records
 	// comment.deleted. domain.ErrNotFound.
 	DeleteComment(ctx context.Context, caller AdminCaller, id int64) error
@@ -246,6 +251,11 @@ type AdminRepository interface {
 	// PostsAfter returns up to limit posts, drafts included, with an id
 	// above after, in id order.
 	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)
+	// Comments returns one page of the comments q selects, id descending,
+	// each with its author's e-mail and its post's title, and how many
+	// match, counting no further than countTo + 1 (so a total above countTo
+	// means more than countTo).
+	Comments(ctx context.Context, q AdminCommentQuery, countTo int) ([]AdminComment, int, error)
 	// Webhooks returns one page of every webhook, failing first, as
 	// Admin.Webhooks orders them, and how many there are.
 	Webhooks(ctx context.Context, page Page) ([]AdminWebhook, int, error)

@@ -47,6 +47,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Mails", mailTests},
 		{"PasswordResets", passwordResetTests},
 		{"Admin", adminTests},
+		{"AdminComments", adminCommentTests},
 		{"Store", storeTests},
 		{"Concurrency", concurrencyTests},
 	}
