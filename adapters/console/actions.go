@@ -87,7 +87,7 @@ func (k *Console) deletePost(c *fiber.Ctx) error {
 }
 
 func (k *Console) deleteComment(c *fiber.Ctx) error {
-	return k.action(c, "comment.delete", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
+	return k.action(c, "comment.delete", prefix+"/comments", func(ac ports.AdminCaller, id int64) error {
 		return k.admin.DeleteComment(c.UserContext(), ac, id)
 	})
 }

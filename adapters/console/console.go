@@ -91,6 +91,7 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Get("/posts", k.signedIn, k.posts)
 	r.Post("/posts/:id/unpublish", k.checkPost, k.signedIn, k.unpublishPost)
 	r.Post("/posts/:id/delete", k.checkPost, k.signedIn, k.deletePost)
+	r.Get("/comments", k.signedIn, k.comments)
 	r.Post("/comments/:id/delete", k.checkPost, k.signedIn, k.deleteComment)
 	r.Get("/webhooks", k.signedIn, k.webhooks)
 	r.Get("/webhooks/:id", k.signedIn, k.webhook)

@@ -282,7 +282,7 @@ func TestOtherActions(t *testing.T) {
 		br.get("/admin")
 		user := "/admin/users/" + strconv.FormatInt(bobID, 10)
 
-		wantRedirect(t, br.submit("/admin/comments/"+strconv.FormatInt(commentID, 10)+"/delete", nil), "/admin/posts")
+		wantRedirect(t, br.submit("/admin/comments/"+strconv.FormatInt(commentID, 10)+"/delete", nil), "/admin/comments")
 		if status, _ := b.api("GET", "/api/v1/comments/"+strconv.FormatInt(commentID, 10), bobToken, nil); status != http.StatusNotFound {
 			t.Errorf("deleted comment: %d", status)
 		}

@@ -59,7 +59,10 @@ func idOf(c *fiber.Ctx) (int64, error) {
 // pages are, keeping the other query parameters.
 type pager struct {
 	Page, Total, Pages int
-	Prev, Next         string
+	// More says the total was counted no further than Total, and more
+	// match.
+	More       bool
+	Prev, Next string
 }
 
 func newPager(path string, query url.Values, page, total int) pager {

@@ -23,7 +23,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates under templates/, each rendered inside
 // layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "webhooks", "webhook", "mails", "audit"}
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "comments", "webhooks", "webhook", "mails", "audit"}
 
 // pages are the parsed page templates by name.
 type pages map[string]*template.Template
