@@ -125,7 +125,7 @@ func TestCommentsPage(t *testing.T) {
 			t.Errorf("the user's page links to %q", got)
 		}
 		a = br.get("/admin/posts")
-		if got := a.doc.Find("#post-" + strconv.FormatInt(second, 10) + " a.comments").AttrOr("href", ""); got != "/admin/comments?post="+strconv.FormatInt(second, 10) {
+		if got := a.doc.Find("#post-"+strconv.FormatInt(second, 10)+" a.comments").AttrOr("href", ""); got != "/admin/comments?post="+strconv.FormatInt(second, 10) {
 			t.Errorf("the post's row links to %q", got)
 		}
 
