@@ -338,6 +338,10 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("the console works across replicas", func(t *testing.T) {
+		testConsoleAcrossReplicas(t, bin, env, nodes, lb)
+	})
+
 	t.Run("a killed replica loses no acknowledged write", func(t *testing.T) {
 		// About 130 writes a second for up to four seconds, the kill after
 		// one.
