@@ -55,3 +55,37 @@ func TestIndexPattern(t *testing.T) {
 		}
 	}
 }
+
+// posts_title_joined_trgm is asked about the two characters either side of
+// each place where a search runs across words, and not about a search
+// within one word or whose joins give no trigram.
+func TestJoinPattern(t *testing.T) {
+	for _, c := range []struct {
+		search, want string
+		ok           bool
+	}{
+		{"graceful worker", "%ulwo%", true},
+		{"ful wor", "%ulwo%", true},
+		{"lazy snapshot of", "%zysn%otof%", true},
+		{"graceful,  worker", "%ulwo%", true},
+		{"graceful - worker!", "%ulwo%", true},
+		{"e row 4", "%erow4%", true},
+		{"a b c", "%abc%", true},
+		{"ab cd ef", "%abcdef%", true},
+		{"abc def ghi jkl", "%bcdefghijk%", true},
+		{"graceful worker pool restarts", "%ulwo%erpoolre%", true},
+		{"100%_off", "%00of%", true},
+		{"été à Paris", "%téàPa%", true},
+		{"naïve—café", "", false},
+		{" worker ", "", false},
+		{"inkwell", "", false},
+		{"a b", "", false},
+		{"of a", "%ofa%", true},
+		{"", "", false},
+	} {
+		got, ok := joinPattern(c.search)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("joinPattern(%q) = %q, %v; want %q, %v", c.search, got, ok, c.want, c.ok)
+		}
+	}
+}
