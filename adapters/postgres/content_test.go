@@ -323,7 +323,7 @@ func TestJoinedTitleIndex(t *testing.T) {
 	st := openStore(t)
 	ann := newUser("ann@example.com")
 	mustDo(t, "create ann", st.Repos().Users.Create(ctx, &ann))
-	p := newPost(t, st.Repos(), ann.ID, `A "graceful", worker`, domain.StatusPublished, t0)
+	p := newPost(t, st.Repos(), ann.ID, "A graceful  Worker", domain.StatusPublished, t0)
 	newPost(t, st.Repos(), ann.ID, "graceful and worker", domain.StatusPublished, t0.Add(time.Second))
 	tx, err := st.Pool().Begin(ctx)
 	mustDo(t, "begin", err)

@@ -246,50 +246,52 @@ func searchCandidates(search string) candidates {
 	return candidates{}
 }
 
-// joinSeparators are the characters posts_title_joined_trgm (migration
-// 0016) takes out of the lower-cased titles: the ASCII space and
-// punctuation. joinPattern cuts a search at the same characters, and at
-// no others, which a class of the locale would not promise.
-const joinSeparators = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-
-// joinedTitle is the expression posts_title_joined_trgm indexes; a query
-// must use this one for the planner to take the index.
-var joinedTitle = `translate(lower(p.title), '` + strings.ReplaceAll(joinSeparators, "'", "''") + `', '')`
+// joinedTitle is the expression posts_title_joined_trgm (migration 0016)
+// indexes, the lower-cased title without its spaces; a query must use this
+// one for the planner to take the index.
+const joinedTitle = `replace(lower(p.title), ' ', '')`
 
 // joinPattern returns the pattern posts_title_joined_trgm is asked about
-// for a search that runs across words, and false for one that does not
-// (it has no separator between two other characters) or whose joins give
-// no trigram. The search is cut at joinSeparators as the titles are; the
-// pattern holds, in order, the two characters before and after each join,
-// glued, "ulwo" for "graceful worker", with anything between them, a
-// stretch where joins come closer than that kept whole. Those trigrams
-// are the ones a title holds only where the two words meet: at a million
-// posts "graceful" and "worker" were together in 1,779 titles, and next
-// to each other in 222. Each trigram costs the index a posting list, so
-// the words' own ones, common, are not asked.
+// for a search that runs across words: the two letters or digits either
+// side of each place where spaces part a letter or digit from another,
+// glued, "ulwo" for "graceful worker", in order with anything between
+// them, and a stretch where such joins come closer than that kept whole.
+// Those trigrams are the ones a title holds only where the two words meet:
+// at a million posts "graceful" and "worker" were together in 1,779 titles,
+// and next to each other in 222. Each trigram costs the index a posting
+// list, so the words' own ones, common, are not asked; nor is a join next
+// to punctuation, where pg_trgm cuts the joined title too. It returns
+// false when the search has no such join, or its joins give no trigram.
 func joinPattern(search string) (string, bool) {
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	var joined []rune
 	var joins []int
-	cut := false
+	spaces := false
 	for _, r := range search {
-		if r < 0x80 && strings.ContainsRune(joinSeparators, r) {
-			cut = len(joined) > 0
+		if r == ' ' {
+			spaces = len(joined) > 0
 			continue
 		}
-		if cut {
+		if spaces && word(r) && word(joined[len(joined)-1]) {
 			joins = append(joins, len(joined))
-			cut = false
 		}
+		spaces = false
 		joined = append(joined, r)
 	}
 	var pieces []string
 	trigram := false
 	for i := 0; i < len(joins); {
-		from, to := max(0, joins[i]-2), min(len(joined), joins[i]+2)
-		for i++; i < len(joins) && joins[i]-2 <= to; i++ {
-			to = min(len(joined), joins[i]+2)
+		from, to := joins[i], joins[i]
+		for ; i < len(joins) && joins[i] <= to+4; i++ {
+			to = joins[i]
 		}
-		pieces = append(pieces, string(joined[from:to]))
+		for n := 0; n < 2 && from > 0 && word(joined[from-1]); n++ {
+			from--
+		}
+		for n := 0; n < 2 && to < len(joined) && word(joined[to]); n++ {
+			to++
+		}
+		pieces = append(pieces, escapeLike(string(joined[from:to])))
 		trigram = trigram || to-from >= 3
 	}
 	if !trigram {
