@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
+	"github.com/inkwell/inkwell/adapters/internal/titlejoin"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -252,50 +253,19 @@ func searchCandidates(search string) candidates {
 const joinedTitle = `replace(lower(p.title), ' ', '')`
 
 // joinPattern returns the pattern posts_title_joined_trgm is asked about
-// for a search that runs across words: the two letters or digits either
-// side of each place where spaces part a letter or digit from another,
-// glued, "ulwo" for "graceful worker", in order with anything between
-// them, and a stretch where such joins come closer than that kept whole.
-// Those trigrams are the ones a title holds only where the two words meet:
-// at a million posts "graceful" and "worker" were together in 1,779 titles,
-// and next to each other in 222. Each trigram costs the index a posting
-// list, so the words' own ones, common, are not asked; nor is a join next
-// to punctuation, where pg_trgm cuts the joined title too. It returns
-// false when the search has no such join, or its joins give no trigram.
+// for a search that runs across words: titlejoin.Pieces in order, with
+// anything between them, "%ulwo%" for "graceful worker". At a million
+// posts "graceful" and "worker" were together in 1,779 titles, and next to
+// each other in 222; "ulwo" was in 504. Each trigram costs the index a
+// posting list, so the words' own ones, common, are not asked. It returns
+// false when the pieces hold no trigram.
 func joinPattern(search string) (string, bool) {
-	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	var joined []rune
-	var joins []int
-	spaces := false
-	for _, r := range search {
-		if r == ' ' {
-			spaces = len(joined) > 0
-			continue
-		}
-		if spaces && word(r) && word(joined[len(joined)-1]) {
-			joins = append(joins, len(joined))
-		}
-		spaces = false
-		joined = append(joined, r)
-	}
-	var pieces []string
-	trigram := false
-	for i := 0; i < len(joins); {
-		from, to := joins[i], joins[i]
-		for ; i < len(joins) && joins[i] <= to+4; i++ {
-			to = joins[i]
-		}
-		for n := 0; n < 2 && from > 0 && word(joined[from-1]); n++ {
-			from--
-		}
-		for n := 0; n < 2 && to < len(joined) && word(joined[to]); n++ {
-			to++
-		}
-		pieces = append(pieces, escapeLike(string(joined[from:to])))
-		trigram = trigram || to-from >= 3
-	}
-	if !trigram {
+	pieces, ok := titlejoin.Pieces(search)
+	if !ok {
 		return "", false
+	}
+	for i, p := range pieces {
+		pieces[i] = escapeLike(p)
 	}
 	return "%" + strings.Join(pieces, "%") + "%", true
 }
