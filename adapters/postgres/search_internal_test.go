@@ -75,7 +75,7 @@ func TestJoinPattern(t *testing.T) {
 		{"a b c", "%abc%", true},
 		{"ab cd ef", "%abcdef%", true},
 		{"abc def ghi jkl", "%bcdefghijk%", true},
-		{"graceful worker pool restarts", "%ulwo%erpoolre%", true},
+		{"graceful worker pool restarts", "%ulwo%erpo%olre%", true},
 		{"100%_off", "", false},
 		{"100 %_off", "", false},
 		{"50_ 1", "", false},

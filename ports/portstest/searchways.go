@@ -47,6 +47,7 @@ var waySearches = []string{
 	"ful—wor",          // a dash that is not ASCII between them
 	"é üb",             // across words, letters that are not ASCII
 	"CAFÉ ÜBER",        // the same, in another case
+	"cache test debug", // 1 title, beside its words glued otherwise
 	"nowhere",          // no title
 }
 
@@ -92,6 +93,10 @@ func testPostSearchEitherWay(t *testing.T, st ports.Store) {
 				words = append(words, "gracefulworker")
 			case 64:
 				words = append(words, "graceful_worker")
+			case 120:
+				words = append(words, "cache test debug")
+			case 121, 122:
+				words = append(words, []string{"cachetest debug", "cache testdebug"}[i%2])
 			case 150, 151:
 				words = append(words, []string{"Café Über alles", "café-über"}[i%2])
 			}

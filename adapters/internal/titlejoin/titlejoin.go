@@ -13,8 +13,11 @@ import "unicode"
 // Pieces returns the pieces of search to look for in a title without its
 // spaces, in order: the two letters or digits either side of each place
 // where spaces part a letter or digit from another, glued ("ulwo" for
-// "graceful worker"), and a stretch where such joins come closer than that
-// whole ("erow4" for "e row 4"). A title that holds search holds every
+// "graceful worker"), and a stretch whole where such joins come so close
+// that their pieces would overlap ("erow4" for "e row 4"). Pieces that
+// only touch stay apart ("hete" and "stde" for "cache test debug"): the
+// trigrams inside a word ("tes", "est") are common and would cost the
+// index their posting lists. A title that holds search holds every
 // piece once its spaces are gone, in this order. A join next to
 // punctuation gives no piece: the trigram indexes cut there too. Pieces of
 // fewer than three characters hold no trigram; ok is false when none has
@@ -36,7 +39,7 @@ func Pieces(search string) (pieces []string, ok bool) {
 	}
 	for i := 0; i < len(joins); {
 		from, to := joins[i], joins[i]
-		for ; i < len(joins) && joins[i] <= to+4; i++ {
+		for ; i < len(joins) && joins[i] < to+4; i++ {
 			to = joins[i]
 		}
 		for n := 0; n < 2 && from > 0 && word(joined[from-1]); n++ {
