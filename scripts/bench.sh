@@ -15,9 +15,10 @@
 #   BENCH_SCENARIOS    a comma list to run a subset (all)
 #   BENCH_SEARCH_WORDS a comma list of the searches list-search runs, each
 #                      measured and reported on its own (inkwell, journey,
-#                      graceful worker, lazy snapshot of: about 1%, 4%,
-#                      0.02% and a handful of the titles); v2-search runs
-#                      the first
+#                      graceful worker, lazy snapshot of, cache test debug:
+#                      about 1%, 4%, 0.02% and a handful of the titles, the
+#                      last three words common apart); v2-search runs the
+#                      first
 #   BENCH_PG_KEEP      1: keep the seeded PostgreSQL database, named by what
 #                      decides its content as the SQLite file is, and reuse
 #                      it in later runs, rather than seed a scratch one
@@ -81,7 +82,7 @@ token_users=16
 # sample is how many random post ids and cursor positions the scenarios
 # draw from.
 sample=10000
-IFS=, read -ra search_words <<<"${BENCH_SEARCH_WORDS:-inkwell,journey,graceful worker,lazy snapshot of}"
+IFS=, read -ra search_words <<<"${BENCH_SEARCH_WORDS:-inkwell,journey,graceful worker,lazy snapshot of,cache test debug}"
 ((${#search_words[@]} > 0)) || die "BENCH_SEARCH_WORDS: want at least one search"
 search_word=${search_words[0]}
 keep_pg=${BENCH_PG_KEEP:-0}

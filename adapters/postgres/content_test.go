@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -309,5 +310,49 @@ func TestQueries(t *testing.T) {
 		if got := st.Queries() - before; got != s.want {
 			t.Errorf("%s: sent %d statements, want %d", s.name, got, s.want)
 		}
+	}
+}
+
+// TestJoinedTitleIndex checks that the expression a search across words
+// asks about is the one posts_title_joined_trgm indexes, which the planner
+// requires to take the index, and that it finds titles by the letters
+// either side of a place where two words meet.
+func TestJoinedTitleIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	ann := newUser("ann@example.com")
+	mustDo(t, "create ann", st.Repos().Users.Create(ctx, &ann))
+	p := newPost(t, st.Repos(), ann.ID, "A graceful  Worker", domain.StatusPublished, t0)
+	newPost(t, st.Repos(), ann.ID, "graceful and worker", domain.StatusPublished, t0.Add(time.Second))
+	tx, err := st.Pool().Begin(ctx)
+	mustDo(t, "begin", err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, "SET LOCAL enable_seqscan = off")
+	mustDo(t, "enable_seqscan", err)
+	query := "SELECT p.id FROM posts p WHERE " + postgres.JoinedTitle + " LIKE lower($1)"
+	var plan strings.Builder
+	rows, err := tx.Query(ctx, "EXPLAIN "+query, "%ulwo%")
+	mustDo(t, "EXPLAIN", err)
+	for rows.Next() {
+		var line string
+		mustDo(t, "scan the plan", rows.Scan(&line))
+		plan.WriteString(line + "\n")
+	}
+	mustDo(t, "read the plan", rows.Err())
+	if !strings.Contains(plan.String(), "posts_title_joined_trgm") {
+		t.Errorf("the search across words does not use posts_title_joined_trgm:\n%s", plan.String())
+	}
+	var ids []int64
+	rows, err = tx.Query(ctx, query, "%ulWo%")
+	mustDo(t, "query", err)
+	for rows.Next() {
+		var id int64
+		mustDo(t, "scan", rows.Scan(&id))
+		ids = append(ids, id)
+	}
+	mustDo(t, "read", rows.Err())
+	if !reflect.DeepEqual(ids, []int64{p.ID()}) {
+		t.Errorf("%%ulWo%% found %v, want [%d]", ids, p.ID())
 	}
 }

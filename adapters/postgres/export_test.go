@@ -11,3 +11,7 @@ import (
 func CountPosts(ctx context.Context, r ports.Repos, f ports.PostFilter) (int, error) {
 	return r.PostViews.(postViews).count(ctx, f)
 }
+
+// JoinedTitle is the expression the title searches ask
+// posts_title_joined_trgm about.
+var JoinedTitle = joinedTitle

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
+	"github.com/inkwell/inkwell/adapters/internal/titlejoin"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -175,13 +176,13 @@ func planSearch(matched, published int64, reach int) searchPlan {
 // gives, so that walking one gains nothing and the matches come from
 // posts_title_trgm.
 func (q *postQuery) shape(plan searchPlan, limit, offset int) string {
-	index := ""
+	var c candidates
 	if plan == matchSearch {
-		if p, ok := indexPattern(q.search0); ok {
-			index = q.arg(p)
+		if c = searchCandidates(q.search0); c.column != "" {
+			c.pattern = q.arg(c.pattern)
 		}
 	}
-	q.where[q.search] = searchTerm(plan, q.pattern, index)
+	q.where[q.search] = searchTerm(plan, q.pattern, c)
 	// Either shape's plan is the same whatever the values bound to it, so
 	// the statement is prepared once per connection, as the busiest lists
 	// are, rather than planned at every call (1 to 2 ms at a million
@@ -200,34 +201,80 @@ func searchPattern(search string) string {
 }
 
 // searchTerm is the term that keeps the posts whose title matches the
-// pattern full (a placeholder), as plan reads them; index is the
-// placeholder of indexPattern's pattern, or "".
+// pattern full (a placeholder), as plan reads them; c is what
+// searchCandidates gave, its pattern a placeholder, or nothing.
 //
 //   - walkSearch asks whether the LIKE IS TRUE, the same test for a title
 //     (never NULL), which no index serves, and which the planner expects
 //     of half the rows whatever the pattern: a page is then the first
 //     stretch of the walk in order, never the whole list read in parallel
 //     and sorted, which it chose for a LIKE it expected of few rows.
-//   - matchSearch finds the candidates through posts_title_trgm, by index
-//     when given, and tests them as the walk does.
-func searchTerm(plan searchPlan, full, index string) string {
+//   - matchSearch finds the candidates through c's index when given, or
+//     through posts_title_trgm with the search's own pattern, and tests
+//     them as the walk does.
+func searchTerm(plan searchPlan, full string, c candidates) string {
 	test := `(lower(p.title) LIKE lower(` + full + `) ESCAPE '\') IS TRUE`
 	switch {
 	case plan == walkSearch:
 		return test
-	case index != "":
-		return `lower(p.title) LIKE lower(` + index + `) ESCAPE '\'` + "\n  AND " + test
+	case c.column != "":
+		return c.column + ` LIKE lower(` + c.pattern + `) ESCAPE '\'` + "\n  AND " + test
 	default:
 		return `lower(p.title) LIKE lower(` + full + `) ESCAPE '\'`
 	}
+}
+
+// candidates are a search's candidates as an index finds them: the LIKE
+// pattern asked of the indexed expression column. Every title that holds
+// the search matches it, so the search's own test, after it, keeps the
+// answer exact. A zero candidates says that the search's own pattern is
+// the one to ask posts_title_trgm.
+type candidates struct {
+	column, pattern string
+}
+
+// searchCandidates returns how a search's candidates are found: through
+// posts_title_joined_trgm when it runs across words (joinPattern), through
+// posts_title_trgm with fewer trigrams than its own when it has words of
+// three letters (indexPattern), and by its own pattern otherwise.
+func searchCandidates(search string) candidates {
+	if p, ok := joinPattern(search); ok {
+		return candidates{column: joinedTitle, pattern: p}
+	}
+	if p, ok := indexPattern(search); ok {
+		return candidates{column: "lower(p.title)", pattern: p}
+	}
+	return candidates{}
+}
+
+// joinedTitle is the expression posts_title_joined_trgm (migration 0016)
+// indexes, the lower-cased title without its spaces; a query must use this
+// one for the planner to take the index.
+const joinedTitle = `replace(lower(p.title), ' ', '')`
+
+// joinPattern returns the pattern posts_title_joined_trgm is asked about
+// for a search that runs across words: titlejoin.Pieces in order, with
+// anything between them, "%ulwo%" for "graceful worker". At a million
+// posts "graceful" and "worker" were together in 1,779 titles, and next to
+// each other in 222; "ulwo" was in 504. Each trigram costs the index a
+// posting list, so the words' own ones, common, are not asked. It returns
+// false when the pieces hold no trigram.
+func joinPattern(search string) (string, bool) {
+	pieces, ok := titlejoin.Pieces(search)
+	if !ok {
+		return "", false
+	}
+	for i, p := range pieces {
+		pieces[i] = escapeLike(p)
+	}
+	return "%" + strings.Join(pieces, "%") + "%", true
 }
 
 // indexPattern returns the pattern posts_title_trgm is asked about for a
 // search, and false when that is the search's own: of each of its words of
 // three letters or digits or more, the first three characters, and the
 // last three of a word of six or more, in order, with anything between
-// them. Every title that holds the search matches it too, so the search's
-// own test, after it, keeps the answer exact. A LIKE pattern costs
+// them. A LIKE pattern costs
 // posts_title_trgm a posting list per trigram: pg_trgm takes every
 // trigram of each word, and pads a word where a space bounds it, so that
 // "lazy snapshot of" also asked for every title with a word starting in s

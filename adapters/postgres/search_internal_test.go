@@ -55,3 +55,43 @@ func TestIndexPattern(t *testing.T) {
 		}
 	}
 }
+
+// posts_title_joined_trgm is asked about the two characters either side of
+// each place where spaces part two words, and not about a search within
+// one word, with punctuation at its joins, or whose joins give no trigram.
+func TestJoinPattern(t *testing.T) {
+	for _, c := range []struct {
+		search, want string
+		ok           bool
+	}{
+		{"graceful worker", "%ulwo%", true},
+		{"ful wor", "%ulwo%", true},
+		{"lazy snapshot of", "%zysn%otof%", true},
+		{"graceful  worker", "%ulwo%", true},
+		{"graceful,  worker", "", false},
+		{"graceful - worker!", "", false},
+		{"graceful worker, a 100% pass", "%ulwo%a10%", true},
+		{"e row 4", "%erow4%", true},
+		{"a b c", "%abc%", true},
+		{"ab cd ef", "%abcdef%", true},
+		{"abc def ghi jkl", "%bcdefghijk%", true},
+		{"graceful worker pool restarts", "%ulwo%erpo%olre%", true},
+		{"100%_off", "", false},
+		{"100 %_off", "", false},
+		{"50_ 1", "", false},
+		{"a b_c d", `%ab\_cd%`, true},
+		{"été à Paris", "%téàPa%", true},
+		{"naïve—café", "", false},
+		{"naïve café", "%veca%", true},
+		{" worker ", "", false},
+		{"inkwell", "", false},
+		{"a b", "", false},
+		{"of a", "%ofa%", true},
+		{"", "", false},
+	} {
+		got, ok := joinPattern(c.search)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("joinPattern(%q) = %q, %v; want %q, %v", c.search, got, ok, c.want, c.ok)
+		}
+	}
+}

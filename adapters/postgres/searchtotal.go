@@ -76,13 +76,13 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchC
 		return c, true, nil
 	}
 	// The published matches are read as a page of matchSearch reads them.
-	index := ""
-	if p, ok := indexPattern(f.Search); ok {
-		args = append(args, p)
-		index = "$" + strconv.Itoa(len(args)-1)
+	cands := searchCandidates(f.Search)
+	if cands.column != "" {
+		args = append(args, cands.pattern)
+		cands.pattern = "$" + strconv.Itoa(len(args)-1)
 	}
 	matched := `(SELECT count(*) FROM posts p
- WHERE p.status = 'published' AND ` + searchTerm(matchSearch, "$1", index) + `)`
+ WHERE p.status = 'published' AND ` + searchTerm(matchSearch, "$1", cands) + `)`
 	err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
 		Scan(&version, &c.published, &c.matched, &c.own)
 	if err != nil {

@@ -26,3 +26,25 @@ func TestCandidateQuery(t *testing.T) {
 		}
 	}
 }
+
+// A phrase across words is asked of published_joined_titles by the
+// phrases of its joins' pieces of three characters or more.
+func TestJoinQuery(t *testing.T) {
+	for _, c := range []struct {
+		needle, want string
+		ok           bool
+	}{
+		{"graceful worker", `"ulwo"`, true},
+		{"lazy snapshot of", `"zysn" AND "otof"`, true},
+		{"a b, graceful worker", `"ulwo"`, true},
+		{"ful wor", `"ulwo"`, true},
+		{"graceful, worker", "", false},
+		{"a b", "", false},
+		{"inkwell", "", false},
+	} {
+		got, ok := joinQuery(c.needle)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("joinQuery(%q) = %q, %v; want %q, %v", c.needle, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/inkwell/inkwell/adapters/internal/titlejoin"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -248,10 +250,12 @@ LIMIT ` + strconv.Itoa(take)
 }
 
 // titleMatches are the ids of the published posts whose title holds a
-// needle, ascending, and the same ids as group_concat wrote them.
+// needle, ascending, and the same ids as group_concat wrote them; keys are
+// their keys, in the same order, when the match read them (a sparse one).
 type titleMatches struct {
 	ids  []int64
 	text string
+	keys []ports.PostCursor
 }
 
 // has reports whether id is one of m's.
@@ -265,22 +269,66 @@ func (m titleMatches) has(id int64) bool {
 // 3.9 ms as as many rows. known is how many there are, when a kept total
 // says so, and -1 otherwise: a search known to match few titles is asked
 // of the index as candidateQuery's AND and tested on the candidates' titles
-// (sparseMatches).
+// (sparseMatches), and the keys of the matches come with their ids from
+// the rows read for that test, so that matchedKeys need not look each one
+// up again (222 of them cost 14% of a page of "graceful worker").
 func (r postViews) titleMatches(ctx context.Context, needle string, known int) (titleMatches, error) {
-	var text sql.NullString
-	query, args := `SELECT group_concat(rowid) FROM published_titles WHERE published_titles MATCH ?`, []any{ftsPhrase(needle)}
-	if terms, ok := candidateQuery(needle); ok && known >= 0 && known <= sparseMatches {
-		query = `SELECT group_concat(id) FROM (SELECT p.id FROM posts p
-WHERE p.id IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ?)
-  AND instr(` + lowerFunc + `(p.title), ?) > 0
-ORDER BY p.id)`
-		args = []any{terms, needle}
+	var text, times sql.NullString
+	index, terms, ok := "published_joined_titles", "", false
+	if known >= 0 && known <= sparseMatches {
+		if terms, ok = joinQuery(needle); !ok {
+			index = "published_titles"
+			terms, ok = candidateQuery(needle)
+		}
 	}
-	err := r.c.readDB.QueryRowContext(ctx, query, args...).Scan(&text)
+	if ok {
+		// Both texts are written from the rows of one subquery, in its
+		// order.
+		err := r.c.readDB.QueryRowContext(ctx, `SELECT group_concat(id), group_concat(created_at) FROM (
+SELECT p.id, p.created_at FROM posts p
+WHERE p.id IN (SELECT rowid FROM `+index+` WHERE `+index+` MATCH ?)
+  AND instr(`+lowerFunc+`(p.title), ?) > 0
+ORDER BY p.id)`, terms, needle).Scan(&text, &times)
+		if err != nil {
+			return titleMatches{}, storeError("match published titles", err)
+		}
+		m, err := parseMatches(text.String)
+		if err != nil || m.text == "" {
+			return m, err
+		}
+		m.keys = make([]ports.PostCursor, 0, len(m.ids))
+		for field := range strings.SplitSeq(times.String, ",") {
+			at, err := strconv.ParseInt(field, 10, 64)
+			if err != nil || len(m.keys) == len(m.ids) {
+				return titleMatches{}, fmt.Errorf("sqlite: match published titles: time %q of %d ids: %v", field, len(m.ids), err)
+			}
+			m.keys = append(m.keys, ports.PostCursor{CreatedAt: at, ID: m.ids[len(m.keys)]})
+		}
+		if len(m.keys) != len(m.ids) {
+			return titleMatches{}, fmt.Errorf("sqlite: match published titles: %d times for %d ids", len(m.keys), len(m.ids))
+		}
+		return m, nil
+	}
+	err := r.c.readDB.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM published_titles WHERE published_titles MATCH ?`,
+		ftsPhrase(needle)).Scan(&text)
 	if err != nil {
 		return titleMatches{}, storeError("match published titles", err)
 	}
-	m := titleMatches{text: text.String}
+	m, err := parseMatches(text.String)
+	if err != nil {
+		return titleMatches{}, err
+	}
+	// FTS5 gives its rowids in ascending order, which group_concat does not
+	// promise to keep.
+	if !slices.IsSorted(m.ids) {
+		slices.Sort(m.ids)
+	}
+	return m, nil
+}
+
+// parseMatches reads the ids group_concat wrote into text.
+func parseMatches(text string) (titleMatches, error) {
+	m := titleMatches{text: text}
 	if m.text == "" {
 		return m, nil
 	}
@@ -291,11 +339,6 @@ ORDER BY p.id)`
 			return titleMatches{}, fmt.Errorf("sqlite: match published titles: rowid %q: %w", s, err)
 		}
 		m.ids = append(m.ids, id)
-	}
-	// FTS5 gives its rowids in ascending order, which group_concat does not
-	// promise to keep.
-	if !slices.IsSorted(m.ids) {
-		slices.Sort(m.ids)
 	}
 	return m, nil
 }
@@ -345,6 +388,27 @@ func candidateQuery(needle string) (string, bool) {
 	return strings.Join(terms, " AND "), true
 }
 
+// joinQuery returns an FTS5 query of published_joined_titles that holds
+// every title holding needle: the AND of the phrases of its pieces
+// (titlejoin.Pieces) of three characters or more, "ulwo" for "graceful
+// worker", and false when needle runs across no words or its pieces are
+// shorter. At a million posts, "ulwo" found 422 candidates in 0.3 ms, and
+// with their titles tested the 222 matches in 2.2 ms, against 5.5 ms
+// through candidateQuery.
+func joinQuery(needle string) (string, bool) {
+	pieces, ok := titlejoin.Pieces(needle)
+	if !ok {
+		return "", false
+	}
+	var terms []string
+	for _, p := range pieces {
+		if utf8.RuneCountInString(p) >= 3 {
+			terms = append(terms, ftsPhrase(p))
+		}
+	}
+	return strings.Join(terms, " AND "), true
+}
+
 // walkPerMatch is how many entries of posts_published matchedKeys walks
 // rather than look up one match: about the ratio of their costs, at a
 // million posts 0.18 µs an entry (16,384 took 2.9 ms) against 2.6 µs a
@@ -363,6 +427,9 @@ func (r postViews) matchedKeys(ctx context.Context, m titleMatches, cursor *port
 	if take <= 0 || skip >= len(m.ids) {
 		return []ports.PostCursor{}, nil
 	}
+	if m.keys != nil {
+		return pageOfKeys(m.keys, cursor, skip, take), nil
+	}
 	published, err := r.count(ctx, ports.PostFilter{})
 	if err != nil {
 		return nil, err
@@ -380,6 +447,20 @@ func (r postViews) matchedKeys(ctx context.Context, m titleMatches, cursor *port
 	}
 	rest, err := r.sortMatches(ctx, m, last, skip-skipped, take-len(keys))
 	return append(keys, rest...), err
+}
+
+// pageOfKeys returns the keys after cursor (from the start when nil),
+// newest first: take of them after skipping skip.
+func pageOfKeys(keys []ports.PostCursor, cursor *ports.PostCursor, skip, take int) []ports.PostCursor {
+	page := make([]ports.PostCursor, 0, len(keys))
+	for _, k := range keys {
+		if cursor == nil || newerFirst(*cursor, k) < 0 {
+			page = append(page, k)
+		}
+	}
+	slices.SortFunc(page, newerFirst)
+	page = page[min(skip, len(page)):]
+	return slices.Clip(page[:min(take, len(page))])
 }
 
 // walkMatches walks posts_published newest first after cursor, for at most

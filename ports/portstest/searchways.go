@@ -23,7 +23,8 @@ import (
 // there, one in 4 titles, and phrases of several words, found in a few
 // titles, that run across words, end inside one or hold words of fewer
 // than three letters, beside decoys that hold pieces of a phrase but not
-// the phrase. Each search runs as v1 pages at several offsets, with
+// the phrase, or the phrase's letters with other characters, or none,
+// where its words meet. Each search runs as v1 pages at several offsets, with
 // their totals, and as cursor pages to the end, for an anonymous caller and
 // for one whose drafts match.
 
@@ -41,6 +42,12 @@ var waySearches = []string{
 	"ful wor",          // the same, pieces of both words
 	"e row 4",          // across words, ending in a number
 	"of a",             // short words only
+	"graceful, worker", // across words with punctuation between them
+	"graceful  worker", // two spaces between them
+	"ful—wor",          // a dash that is not ASCII between them
+	"é üb",             // across words, letters that are not ASCII
+	"CAFÉ ÜBER",        // the same, in another case
+	"cache test debug", // 1 title, beside its words glued otherwise
 	"nowhere",          // no title
 }
 
@@ -74,6 +81,24 @@ func testPostSearchEitherWay(t *testing.T, st ports.Store) {
 				words = append(words, "graceful and worker")
 			case 301:
 				words = append(words, "a lazy snapshot one of")
+			// Titles that hold the same letters as "graceful worker"
+			// with something else, or nothing, where the words meet.
+			case 60:
+				words = append(words, "graceful, worker")
+			case 61:
+				words = append(words, "Graceful  Worker")
+			case 62:
+				words = append(words, "graceful—worker")
+			case 63:
+				words = append(words, "gracefulworker")
+			case 64:
+				words = append(words, "graceful_worker")
+			case 120:
+				words = append(words, "cache test debug")
+			case 121, 122:
+				words = append(words, []string{"cachetest debug", "cache testdebug"}[i%2])
+			case 150, 151:
+				words = append(words, []string{"Café Über alles", "café-über"}[i%2])
 			}
 			status := domain.StatusPublished
 			author := bob.ID

@@ -141,6 +141,10 @@ type Product struct {
 	UpdatedAt   int64
 }
 
+type PublishedJoinedTitle struct {
+	Title string
+}
+
 type PublishedTitle struct {
 	Title string
 }
