@@ -135,3 +135,8 @@ SELECT count(*) FROM posts WHERE lower(title) LIKE @pattern::text AND status = @
 
 -- name: AdminPostTotals :one
 SELECT coalesce(sum(published), 0)::bigint AS published, coalesce(sum(drafts), 0)::bigint AS drafts FROM post_counts;
+
+-- AdminPostsByIDs reads the rows of a searched page, whose ids
+-- adapters/internal/adminsearch found.
+-- name: AdminPostsByIDs :many
+SELECT * FROM posts WHERE id = ANY(@ids::bigint[]);

@@ -121,3 +121,8 @@ SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND st
 
 -- name: AdminPostTotals :one
 SELECT CAST(coalesce(sum(published), 0) AS INTEGER) AS published, CAST(coalesce(sum(drafts), 0) AS INTEGER) AS drafts FROM post_counts;
+
+-- AdminPostsByIDs reads the rows of a searched page, whose ids
+-- adapters/internal/adminsearch found.
+-- name: AdminPostsByIDs :many
+SELECT * FROM posts WHERE id IN (sqlc.slice('ids'));

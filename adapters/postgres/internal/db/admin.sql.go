@@ -490,6 +490,44 @@ func (q *Queries) AdminPostsAfter(ctx context.Context, arg AdminPostsAfterParams
 	return items, nil
 }
 
+const adminPostsByIDs = `-- name: AdminPostsByIDs :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE id = ANY($1::bigint[])
+`
+
+// AdminPostsByIDs reads the rows of a searched page, whose ids
+// adapters/internal/adminsearch found.
+func (q *Queries) AdminPostsByIDs(ctx context.Context, ids []int64) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminPostsByIDs, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminRecentDeliveryFailures = `-- name: AdminRecentDeliveryFailures :many
 SELECT d.id, w.url, d.last_error, d.attempts, d.updated_at
 FROM webhook_deliveries d

@@ -8,6 +8,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 const adminCountMails = `-- name: AdminCountMails :one
@@ -463,6 +464,57 @@ type AdminPostsAfterParams struct {
 
 func (q *Queries) AdminPostsAfter(ctx context.Context, arg AdminPostsAfterParams) ([]Post, error) {
 	rows, err := q.db.QueryContext(ctx, adminPostsAfter, arg.After, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminPostsByIDs = `-- name: AdminPostsByIDs :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE id IN (/*SLICE:ids*/?)
+`
+
+// AdminPostsByIDs reads the rows of a searched page, whose ids
+// adapters/internal/adminsearch found.
+func (q *Queries) AdminPostsByIDs(ctx context.Context, ids []int64) ([]Post, error) {
+	query := adminPostsByIDs
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,115 @@
+// Package adminsearch chooses how a store finds a page of a console search
+// (accounts by name or e-mail, posts by title, drafts included) and its
+// total counted up to a bound (ports.BoundedTotal), without trusting a
+// query planner's guess of how many rows match.
+//
+// A search is answered by one of three reads, each bounded by what it is
+// asked, and the cheap ones are tried first:
+//
+//  1. Matches asks the store's text index (a trigram index) for up to
+//     bound+1 matches, in no order. A rare or medium word has at most bound
+//     of them: they are the whole answer, its exact total and, sorted here,
+//     its page. The index stops after bound+1, so a common word costs no
+//     more than bound+1 rows either; it is then known to have "more than
+//     bound" matches, which is the total the console shows.
+//  2. For such a common word, Walk reads the newest-first list (an index
+//     in the list's order) and tests each row, stopping at the page's end
+//     or after walkPerRow rows a row of the page. The matches being more
+//     than a thousand, the page is usually close to the top: at a million
+//     posts, a word in 1% of the titles fills a first page of 50 within
+//     5,000 rows.
+//  3. Where the walk falls short (matches dense enough to pass the bound
+//     but too sparse for the walk, or a deep page), Sorted reads the first
+//     offset+limit matches in order through the text index and a sort.
+//
+// Every read tests the rows with the store's own comparison (an exact
+// LIKE or instr over the folded text), so that the answer is the one a
+// plain scan gives; the index only finds candidates.
+package adminsearch
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/inkwell/inkwell/ports"
+)
+
+// Key is a row's place in a newest-first list: CreatedAt then ID for
+// posts (in microseconds, as ports.PostCursor), ID alone (CreatedAt zero)
+// for accounts.
+type Key = ports.PostCursor
+
+// Newest orders keys newest first, as the console's lists are.
+func Newest(a, b Key) int {
+	return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(b.ID, a.ID))
+}
+
+// Finder is how a store reads the matches of one search.
+type Finder struct {
+	// Matches returns up to limit matches, in any order, found through
+	// the store's text index.
+	Matches func(ctx context.Context, limit int) ([]Key, error)
+	// Walk returns the matches among the first examine rows of the
+	// newest-first list, newest first, at most take of them.
+	Walk func(ctx context.Context, examine, take int) ([]Key, error)
+	// Sorted returns the first take matches, newest first.
+	Sorted func(ctx context.Context, take int) ([]Key, error)
+}
+
+// walkPerRow is how many rows of the list Walk examines for each row up to
+// the page's end: a walk that finds the page has matches of 1 row in 200
+// or more. A row walked costs a few microseconds on either store, so the
+// first page's walk stays within 10,000 rows, about 10 ms at worst (where
+// it then falls back to Sorted, whose matches are then likely few: fewer
+// than 1 in 200 rows).
+const walkPerRow = 200
+
+// Page returns the keys of page among the matches f reads, newest first,
+// and their total counted up to bound (ports.BoundedTotal); bound 0 counts
+// every match.
+func Page(ctx context.Context, f Finder, page ports.Page, bound int) ([]Key, int, error) {
+	end := page.Offset + page.Limit
+	if bound <= 0 {
+		// An exact total: every match is read, as a plain scan would.
+		all, err := f.Sorted(ctx, -1)
+		if err != nil {
+			return nil, 0, err
+		}
+		return cut(all, page), len(all), nil
+	}
+	m, err := f.Matches(ctx, bound+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(m) <= bound {
+		slices.SortFunc(m, Newest)
+		return cut(m, page), len(m), nil
+	}
+	total := bound + 1
+	if page.Limit <= 0 {
+		// No page size: every match to the end, which only Sorted gives.
+		all, err := f.Sorted(ctx, -1)
+		return cut(all, page), total, err
+	}
+	keys, err := f.Walk(ctx, walkPerRow*end, end)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(keys) < end {
+		if keys, err = f.Sorted(ctx, end); err != nil {
+			return nil, 0, err
+		}
+	}
+	return cut(keys, page), total, nil
+}
+
+// cut returns the keys of page among keys, which start at the list's top.
+func cut(keys []Key, page ports.Page) []Key {
+	from := min(max(page.Offset, 0), len(keys))
+	to := len(keys)
+	if page.Limit > 0 {
+		to = min(from+page.Limit, to)
+	}
+	return keys[from:to]
+}
