@@ -3,6 +3,7 @@ package console_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,8 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // Sign-in: a wrong password shows the form again, an account without
@@ -400,6 +405,68 @@ func TestHostileInput(t *testing.T) {
 		a := br.get("/admin/audit")
 		if n := a.doc.Find("#audit tbody td.action").Length(); n != 1 {
 			t.Errorf("%d audit rows, want only the login", n)
+		}
+	})
+}
+
+// A search counts its matches up to ports.AdminCountLimit: past it the
+// pager says "more than" and still links the next page, and a page beyond
+// the bound counts to its own end.
+func TestSearchCountsUpToABound(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		adaID, _ := b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		const n = ports.AdminSearchCount + 2
+		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		err := b.store.InTx(t.Context(), func(r ports.Repos) error {
+			for i := range n {
+				p, err := domain.NewPost(adaID, fmt.Sprintf("Field note %d", i), "<p>x</p>", domain.StatusDraft, start.Add(time.Duration(i)*time.Minute))
+				if err != nil {
+					return err
+				}
+				if err := r.Posts.Create(t.Context(), &p); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+
+		a := br.get("/admin/posts?q=NOTE")
+		wantPage(t, a, http.StatusOK)
+		if got := a.text(".pager span"); got != "Page 1 (more than 1000 in all)" {
+			t.Errorf("first page pager %q", got)
+		}
+		if got := strings.TrimSpace(a.doc.Find("#posts tbody tr").First().Find("td").Eq(1).Text()); got != fmt.Sprintf("Field note %d", n-1) {
+			t.Errorf("first page starts with %q", got)
+		}
+		next := a.doc.Find(`.pager a[rel="next"]`).AttrOr("href", "")
+		if next != "/admin/posts?page=2&q=NOTE" {
+			t.Errorf("next link %q", next)
+		}
+		a = br.get("/admin/posts?q=note&status=draft&page=20")
+		if got := a.text(".pager span"); got != "Page 20 (more than 1000 in all)" || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
+			t.Errorf("page 20: pager %q", got)
+		}
+		a = br.get("/admin/posts?q=note&status=draft&page=21")
+		if got := a.text(".pager span"); got != fmt.Sprintf("Page 21 of 21 (%d in all)", n) || a.doc.Find(`.pager a[rel="next"]`).Length() != 0 {
+			t.Errorf("page 21: pager %q", got)
+		}
+		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-1000 {
+			t.Errorf("page 21 has %d rows, want %d", rows, n-1000)
+		}
+		// Fewer matches than the bound are counted exactly.
+		a = br.get("/admin/posts?q=note+100")
+		if got := a.text(".pager span"); got != "Page 1 of 1 (3 in all)" {
+			t.Errorf("exact pager %q", got)
+		}
+		a = br.get("/admin/posts?q=note&status=published")
+		if got := a.text(".pager span"); got != "Page 1 of 1 (0 in all)" {
+			t.Errorf("no published match: pager %q", got)
 		}
 	})
 }
