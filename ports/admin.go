@@ -85,8 +85,11 @@ type AdminPostQuery struct {
 // for a common word is the expensive part of its page: at a million posts
 // PostgreSQL took 223 ms (p99, 10 clients) to count the titles holding one,
 // where the page alone needs a few dozen rows. Large consoles show "1,000+"
-// for the same reason.
-const AdminSearchCount = 1000
+// for the same reason. 200 (four pages) rather than 1,000: proving that a
+// word in 1 title in 25 has more than 1,000 matches takes a walk of 25,000
+// titles or its whole trigram match (adapters/internal/adminsearch), more
+// than 200 a fifth of that walk.
+const AdminSearchCount = 200
 
 // AdminCountLimit is the CountUpTo of a searched page p: AdminSearchCount,
 // or the end of the page when it lies further, so that the count always

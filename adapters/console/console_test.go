@@ -438,7 +438,7 @@ func TestSearchCountsUpToABound(t *testing.T) {
 
 		a := br.get("/admin/posts?q=NOTE")
 		wantPage(t, a, http.StatusOK)
-		if got := a.text(".pager span"); got != "Page 1 (more than 1000 in all)" {
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page 1 (more than %d in all)", ports.AdminSearchCount); got != want {
 			t.Errorf("first page pager %q", got)
 		}
 		if got := strings.TrimSpace(a.doc.Find("#posts tbody tr").First().Find("td").Eq(1).Text()); got != fmt.Sprintf("Field note %d", n-1) {
@@ -448,20 +448,22 @@ func TestSearchCountsUpToABound(t *testing.T) {
 		if next != "/admin/posts?page=2&q=NOTE" {
 			t.Errorf("next link %q", next)
 		}
-		a = br.get("/admin/posts?q=note&status=draft&page=20")
-		if got := a.text(".pager span"); got != "Page 20 (more than 1000 in all)" || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
-			t.Errorf("page 20: pager %q", got)
+		// The last page within the bound, and the one after it.
+		last := ports.AdminSearchCount / 50
+		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last))
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d (more than %d in all)", last, ports.AdminSearchCount); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
+			t.Errorf("page %d: pager %q", last, got)
 		}
-		a = br.get("/admin/posts?q=note&status=draft&page=21")
-		if got := a.text(".pager span"); got != fmt.Sprintf("Page 21 of 21 (%d in all)", n) || a.doc.Find(`.pager a[rel="next"]`).Length() != 0 {
-			t.Errorf("page 21: pager %q", got)
+		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last+1))
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d of %d (%d in all)", last+1, last+1, n); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 0 {
+			t.Errorf("page %d: pager %q", last+1, got)
 		}
-		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-1000 {
-			t.Errorf("page 21 has %d rows, want %d", rows, n-1000)
+		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-ports.AdminSearchCount {
+			t.Errorf("page %d has %d rows, want %d", last+1, rows, n-ports.AdminSearchCount)
 		}
 		// Fewer matches than the bound are counted exactly.
-		a = br.get("/admin/posts?q=note+100")
-		if got := a.text(".pager span"); got != "Page 1 of 1 (3 in all)" {
+		a = br.get("/admin/posts?q=note+10")
+		if got := a.text(".pager span"); got != "Page 1 of 1 (11 in all)" {
 			t.Errorf("exact pager %q", got)
 		}
 		a = br.get("/admin/posts?q=note&status=published")
