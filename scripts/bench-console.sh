@@ -101,7 +101,10 @@ start_server() {
   if curl -s -o /dev/null --max-time 1 "$base/healthz"; then
     die "something already answers on $base; set CONSOLE_PORT to a free port"
   fi
-  run_env "$url" HOST=127.0.0.1 PORT="$port" APP_ENV=production \
+  # env itself, not a function, runs in the background: $! is then the
+  # server's pid (env execs it), which stop_server ends.
+  env -i PATH="$PATH" HOME="$HOME" DATABASE_URL="$url" BCRYPT_COST="$cost" LOG_LEVEL=warn \
+    HOST=127.0.0.1 PORT="$port" APP_ENV=production \
     APP_KEY="base64:$(head -c 32 /dev/urandom | base64 -w 0)" LOGIN_MAX_ATTEMPTS=0 \
     STORAGE_DIR="$work/storage" "$bin" serve >>"$work/server.log" 2>&1 &
   server_pid=$!

@@ -18,15 +18,17 @@
 //  2. Otherwise Matches asks the store's text index (a trigram index) for
 //     up to bound+1 matches, in no order. A rarer word has at most bound of
 //     them: they are the whole answer, its exact total and, sorted here,
-//     its page.
-//  3. A word between the two (more than bound matches, fewer than the walk
-//     needs) takes its page from the walk when it found the page, and
-//     otherwise from Sorted, which reads the first offset+limit matches in
-//     order through the text index and a sort.
+//     its page. When the walk did not find the page either, Matches reads up to
+//     sortReach+1 matches, so that a word with more than bound matches but
+//     fewer than that has its page sorted from them too.
+//  3. A word between the two takes its page from the walk when it found
+//     the page, and otherwise from Sorted, which reads the first
+//     offset+limit matches in order through the text index and a sort.
 //
-// The planner is asked for none of these choices: each read is written so
-// that it has one way to run, and the walk's budget bounds what a wrong
-// first guess costs.
+// The planner is asked for none of these choices: the reads are written so
+// that each has one way to run (but for the scan or index of Matches on
+// PostgreSQL, see adapters/postgres/adminsearch.go), and the walk's budget
+// bounds what a wrong first guess costs.
 //
 // Every read tests the rows with the store's own comparison (an exact
 // LIKE or instr over the folded text), so that the answer is the one a
@@ -63,6 +65,18 @@ type Finder struct {
 	Sorted func(ctx context.Context, take int) ([]Key, error)
 }
 
+// maxWalk bounds a walk, whatever the page: a deep page of a search whose
+// walk would pass more rows reads its matches through the index instead
+// (at a million posts, page 30 of "inkwell" walked 150,000 posts).
+const maxWalk = 20_000
+
+// sortReach is how many matches a search the walk did not serve reads
+// through the index to sort them itself, rather than ask the index twice
+// (once for the count, once for the page in order): a trigram match costs
+// the most in the index's lists, not in the rows it returns, so that a
+// phrase of common words ("graceful worker", 262 titles) paid it twice.
+const sortReach = 5_000
+
 // walkPerRow is how many rows of the list Walk examines for each row up to
 // the page's end: a walk that finds the page has matches of 1 row in 200
 // or more. A row walked costs one to two microseconds on either store, so
@@ -91,20 +105,28 @@ func Page(ctx context.Context, f Finder, page ports.Page, bound int) ([]Key, int
 		}
 		return cut(all, page), ports.BoundedTotal(len(all), bound), nil
 	}
-	walked, err := f.Walk(ctx, walkPerRow*end, max(end, bound+1))
+	walked, err := f.Walk(ctx, min(walkPerRow*end, maxWalk), max(end, bound+1))
 	if err != nil {
 		return nil, 0, err
 	}
 	if len(walked) > bound {
 		return cut(walked, page), bound + 1, nil
 	}
-	m, err := f.Matches(ctx, bound+1)
+	// The walk did not prove the word common. The index gives its count
+	// up to bound+1 and, when the walk did not find the page either, up
+	// to sortReach+1 matches, in which all of a rare word's lie.
+	want := bound + 1
+	if len(walked) < end {
+		want = max(want, sortReach+1)
+	}
+	m, err := f.Matches(ctx, want)
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(m) <= bound {
+	if len(m) < want || len(m) <= bound {
+		// Every match is in m.
 		slices.SortFunc(m, Newest)
-		return cut(m, page), len(m), nil
+		return cut(m, page), ports.BoundedTotal(len(m), bound), nil
 	}
 	if len(walked) >= end {
 		return cut(walked, page), bound + 1, nil
