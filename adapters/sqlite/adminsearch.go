@@ -21,6 +21,10 @@ import (
 // scan, which the bound stops early for the common ones such short
 // needles are.
 //
+// FTS5 reads its lists only as far as a query asks, so that bound+1
+// matches of a common word cost little: the index is asked before the walk
+// (adminsearch.Finder.IndexFirst), which a rare word would pay in full.
+//
 // The keys are read first and the page's rows last, by id. Sorted orders by
 // +id (or +created_at), which no index gives, so that SQLite drives the
 // read from the FTS5 match and sorts, rather than walk the list probing
@@ -83,6 +87,7 @@ WHERE `+test+` ORDER BY u.id DESC`+limitSQL(take), false, needle)
 		Sorted: func(ctx context.Context, take int) ([]adminsearch.Key, error) {
 			return r.adminKeys(ctx, op, `SELECT u.id FROM `+from+` ORDER BY +u.id DESC`+limitSQL(take), false, args...)
 		},
+		IndexFirst: trigramSearch(needle),
 	}
 	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
 	if err != nil {
@@ -122,7 +127,14 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	var parts []string
 	args := []any{needle}
 	if trigramSearch(needle) {
-		args = append(args, ftsPhrase(needle))
+		// A long needle is asked as the AND of a few of its trigrams
+		// (candidateQuery), which reads no positions: the candidates are
+		// tested by instr all the same.
+		match := ftsPhrase(needle)
+		if terms, ok := candidateQuery(needle); ok {
+			match = terms
+		}
+		args = append(args, match)
 		if q.Status != domain.StatusDraft {
 			parts = append(parts, `SELECT p.created_at, p.id FROM published_titles t JOIN posts p ON p.id = t.rowid
 WHERE published_titles MATCH ?2 AND `+test)
@@ -154,6 +166,7 @@ WHERE draft_titles MATCH ?2 AND `+test)
 		Sorted: func(ctx context.Context, take int) ([]adminsearch.Key, error) {
 			return r.adminKeys(ctx, op, `SELECT created_at, id FROM (`+matches+`) ORDER BY +created_at DESC, id DESC`+limitSQL(take), true, args...)
 		},
+		IndexFirst: trigramSearch(needle),
 	}
 	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
 	if err != nil {

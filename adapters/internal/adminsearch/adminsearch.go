@@ -4,7 +4,8 @@
 // query planner's guess of how many rows match.
 //
 // A search is answered by up to three reads, each bounded by what it is
-// asked, the cheap ones first:
+// asked, the cheap ones first (in this order unless Finder.IndexFirst
+// asks for the index before the walk):
 //
 //  1. Walk reads the newest-first list (an index in the list's order) and
 //     tests each row, stopping after bound+1 matches or walkPerRow rows for
@@ -63,6 +64,12 @@ type Finder struct {
 	Walk func(ctx context.Context, examine, take int) ([]Key, error)
 	// Sorted returns the first take matches, newest first.
 	Sorted func(ctx context.Context, take int) ([]Key, error)
+	// IndexFirst asks Matches before walking: for an index that reads its
+	// lists as far as it is asked (FTS5), so that bound+1 matches of a
+	// common word cost little, while a walk costs a rare word its whole
+	// budget. PostgreSQL's GIN index builds a word's whole bitmap first,
+	// and walks first.
+	IndexFirst bool
 }
 
 // maxWalk bounds a walk, whatever the page: a deep page of a search whose
@@ -105,18 +112,24 @@ func Page(ctx context.Context, f Finder, page ports.Page, bound int) ([]Key, int
 		}
 		return cut(all, page), ports.BoundedTotal(len(all), bound), nil
 	}
-	walked, err := f.Walk(ctx, min(walkPerRow*end, maxWalk), max(end, bound+1))
-	if err != nil {
-		return nil, 0, err
+	walk := func(take int) ([]Key, error) { return f.Walk(ctx, min(walkPerRow*end, maxWalk), take) }
+	var (
+		walked []Key
+		err    error
+	)
+	if !f.IndexFirst {
+		if walked, err = walk(max(end, bound+1)); err != nil {
+			return nil, 0, err
+		}
+		if len(walked) > bound {
+			return cut(walked, page), bound + 1, nil
+		}
 	}
-	if len(walked) > bound {
-		return cut(walked, page), bound + 1, nil
-	}
-	// The walk did not prove the word common. The index gives its count
-	// up to bound+1 and, when the walk did not find the page either, up
-	// to sortReach+1 matches, in which all of a rare word's lie.
+	// The index gives the count up to bound+1 and, when a walk did not
+	// find the page, up to sortReach+1 matches, in which all of a rare
+	// word's lie.
 	want := bound + 1
-	if len(walked) < end {
+	if !f.IndexFirst && len(walked) < end {
 		want = max(want, sortReach+1)
 	}
 	m, err := f.Matches(ctx, want)
@@ -128,8 +141,22 @@ func Page(ctx context.Context, f Finder, page ports.Page, bound int) ([]Key, int
 		slices.SortFunc(m, Newest)
 		return cut(m, page), ports.BoundedTotal(len(m), bound), nil
 	}
+	if f.IndexFirst {
+		if walked, err = walk(end); err != nil {
+			return nil, 0, err
+		}
+	}
 	if len(walked) >= end {
 		return cut(walked, page), bound + 1, nil
+	}
+	if f.IndexFirst {
+		if m, err = f.Matches(ctx, sortReach+1); err != nil {
+			return nil, 0, err
+		}
+		if len(m) <= sortReach {
+			slices.SortFunc(m, Newest)
+			return cut(m, page), bound + 1, nil
+		}
 	}
 	sorted, err := f.Sorted(ctx, end)
 	if err != nil {

@@ -59,26 +59,33 @@ func (l *list) finder() Finder {
 // scan gives, and the reads taken are the ones its comment promises.
 func TestPage(t *testing.T) {
 	cases := []struct {
-		name     string
-		n, every int
-		page     ports.Page
-		bound    int
-		reads    []string
+		name       string
+		n, every   int
+		page       ports.Page
+		bound      int
+		reads      []string
+		indexFirst bool
 	}{
-		{"common: the walk alone", 100_000, 10, ports.Page{Limit: 50}, 200, []string{"walk"}},
-		{"rare: walk, then the index", 100_000, 5_000, ports.Page{Limit: 50}, 200, []string{"walk", "matches"}},
-		{"between: the walk's page, the index's count", 100_000, 150, ports.Page{Limit: 50}, 200, []string{"walk", "matches"}},
-		{"between, walk short: the index's matches sorted", 100_000, 300, ports.Page{Offset: 150, Limit: 50}, 200, []string{"walk", "matches"}},
-		{"between, deep: sorted", 1_000_000, 150, ports.Page{Offset: 150, Limit: 50}, 200, []string{"walk", "matches", "sorted"}},
-		{"deep page of a common word: the walk is bounded", 1_000_000, 100, ports.Page{Offset: 1450, Limit: 50}, 1500, []string{"walk", "matches", "sorted"}},
-		{"exact", 1_000, 7, ports.Page{Offset: 10, Limit: 5}, 0, []string{"sorted"}},
-		{"no page size", 1_000, 2, ports.Page{Offset: 10}, 100, []string{"sorted"}},
-		{"past the end", 1_000, 100, ports.Page{Offset: 20, Limit: 5}, 200, []string{"walk", "matches"}},
+		{"common: the walk alone", 100_000, 10, ports.Page{Limit: 50}, 200, []string{"walk"}, false},
+		{"rare: walk, then the index", 100_000, 5_000, ports.Page{Limit: 50}, 200, []string{"walk", "matches"}, false},
+		{"between: the walk's page, the index's count", 100_000, 150, ports.Page{Limit: 50}, 200, []string{"walk", "matches"}, false},
+		{"between, walk short: the index's matches sorted", 100_000, 300, ports.Page{Offset: 150, Limit: 50}, 200, []string{"walk", "matches"}, false},
+		{"between, deep: sorted", 1_000_000, 150, ports.Page{Offset: 150, Limit: 50}, 200, []string{"walk", "matches", "sorted"}, false},
+		{"deep page of a common word: the walk is bounded", 1_000_000, 100, ports.Page{Offset: 1450, Limit: 50}, 1500, []string{"walk", "matches", "sorted"}, false},
+		{"exact", 1_000, 7, ports.Page{Offset: 10, Limit: 5}, 0, []string{"sorted"}, false},
+		{"no page size", 1_000, 2, ports.Page{Offset: 10}, 100, []string{"sorted"}, false},
+		{"past the end", 1_000, 100, ports.Page{Offset: 20, Limit: 5}, 200, []string{"walk", "matches"}, false},
+		{"index first, rare: the index alone", 100_000, 5_000, ports.Page{Limit: 50}, 200, []string{"matches"}, true},
+		{"index first, common: then the walk", 100_000, 10, ports.Page{Limit: 50}, 200, []string{"matches", "walk"}, true},
+		{"index first, between: the index's matches sorted", 100_000, 300, ports.Page{Offset: 150, Limit: 50}, 200, []string{"matches", "walk", "matches"}, true},
+		{"index first, deep: sorted", 1_000_000, 150, ports.Page{Offset: 150, Limit: 50}, 200, []string{"matches", "walk", "matches", "sorted"}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &list{n: tc.n, every: tc.every}
-			keys, total, err := Page(t.Context(), l.finder(), tc.page, tc.bound)
+			f := l.finder()
+			f.IndexFirst = tc.indexFirst
+			keys, total, err := Page(t.Context(), f, tc.page, tc.bound)
 			if err != nil {
 				t.Fatal(err)
 			}
