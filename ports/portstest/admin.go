@@ -199,6 +199,23 @@ func testAdminUsers(t *testing.T, st ports.Store) {
 	counts, err := r.Admin.Counts(ctx)
 	must(t, "Admin.Counts", err)
 	check(t, "Admin.Counts users", counts.Users, 3)
+
+	// The search follows a deletion and a change of name or e-mail.
+	bob.Name, bob.Email = "Robert Stone", "rob@stone.example"
+	must(t, "Users.Update", r.Users.Update(ctx, bob))
+	for _, tc := range []struct {
+		search string
+		want   []int64
+	}{
+		{"ann lee", []int64{}},
+		{"bob@lee", []int64{}},
+		{"ROBERT S", []int64{bob.ID}},
+		{"rob@stone", []int64{bob.ID}},
+	} {
+		got, _, err := r.Admin.Users(ctx, ports.AdminUserQuery{Search: tc.search})
+		must(t, "Admin.Users", err)
+		check(t, fmt.Sprintf("Admin.Users(%q) after changes", tc.search), userIDs(got), tc.want)
+	}
 }
 
 // testAdminExport: the keyset reads of the exports walk every row once,
@@ -349,6 +366,26 @@ func testAdminPostSearch(t *testing.T, st ports.Store) {
 	got, _, err = r.Admin.Posts(ctx, ports.AdminPostQuery{Search: "field trip", Status: domain.StatusDraft})
 	must(t, "Admin.Posts", err)
 	check(t, "Admin.Posts retitled draft", statesOf(got), statesOf([]domain.Post{b}))
+	// A post found under one status is found under the other once it
+	// changes, and under no status no longer.
+	must(t, "Post.SetStatus", c.SetStatus(domain.StatusDraft, at(6*time.Hour)))
+	must(t, "Posts.Update", r.Posts.Update(ctx, c))
+	must(t, "Post.SetStatus", d.SetStatus(domain.StatusPublished, at(6*time.Hour)))
+	must(t, "Posts.Update", r.Posts.Update(ctx, d))
+	for _, tc := range []struct {
+		q    ports.AdminPostQuery
+		want []int64
+	}{
+		{ports.AdminPostQuery{Search: "field notes", Status: domain.StatusDraft}, []int64{c.ID()}},
+		{ports.AdminPostQuery{Search: "field notes", Status: domain.StatusPublished}, []int64{}},
+		{ports.AdminPostQuery{Search: "nôtes", Status: domain.StatusPublished}, []int64{d.ID()}},
+		{ports.AdminPostQuery{Search: "nôtes", Status: domain.StatusDraft}, []int64{}},
+		{ports.AdminPostQuery{Search: "notes"}, []int64{e.ID(), c.ID()}},
+	} {
+		got, _, err := r.Admin.Posts(ctx, tc.q)
+		must(t, "Admin.Posts", err)
+		check(t, fmt.Sprintf("Admin.Posts(%+v) after status changes", tc.q), postIDs(got), tc.want)
+	}
 }
 
 // testAdminWebhooks: disabled webhooks first, then by failures, most
