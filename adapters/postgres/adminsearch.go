@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
 	"github.com/inkwell/inkwell/domain"
@@ -86,6 +87,13 @@ WHERE `+userSearchWhere+` ORDER BY id DESC`+limitSQL(take), false, pattern)
 		Sorted: func(ctx context.Context, take int) ([]adminsearch.Key, error) {
 			return r.adminKeys(ctx, op, `SELECT id FROM users WHERE `+userSearchWhere+` ORDER BY id + 0 DESC`+limitSQL(take), false, pattern)
 		},
+		// The accounts' trigram lists are a tenth of the titles': asking
+		// them first cost a common name little, while the walk first cost a
+		// rare one 20 ms more than its index read (at 100k accounts, p50 29
+		// against 7 ms for "jade q" under 10 clients). A needle too short
+		// for trigrams is scanned, and the LIMIT stops the scan early for
+		// the common matches such needles have.
+		IndexFirst: utf8.RuneCountInString(q.Search) >= 3,
 	}
 	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
 	if err != nil {
