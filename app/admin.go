@@ -110,6 +110,16 @@ func capped(p ports.Page) ports.Page {
 	return p
 }
 
+// countUpTo is the CountUpTo of a console list: a search counts up to
+// ports.AdminCountLimit, while an unsearched list's total is a kept count
+// that costs nothing to give exactly.
+func countUpTo(search string, p ports.Page) int {
+	if search == "" {
+		return 0
+	}
+	return ports.AdminCountLimit(p)
+}
+
 // RecordLogin implements ports.Admin.
 func (a *Admin) RecordLogin(ctx context.Context, c ports.AdminCaller) error {
 	return a.act(ctx, c, domain.AuditAdminLogin, domain.SubjectUser, c.Actor.User.ID,
@@ -139,6 +149,7 @@ func (a *Admin) Users(ctx context.Context, c ports.AdminCaller, q ports.AdminUse
 		return nil, 0, err
 	}
 	q.Page = capped(q.Page)
+	q.CountUpTo = countUpTo(q.Search, q.Page)
 	users, total, err := r.Admin.Users(ctx, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin users: %w", err)
@@ -275,6 +286,7 @@ func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPos
 		return nil, 0, err
 	}
 	q.Page = capped(q.Page)
+	q.CountUpTo = countUpTo(q.Search, q.Page)
 	posts, total, err := r.Admin.Posts(ctx, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin posts: %w", err)

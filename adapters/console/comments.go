@@ -23,14 +23,6 @@ func filterID(c *fiber.Ctx, key string) (int64, error) {
 	return id, nil
 }
 
-// boundedPager is the pager of a list whose total stops at bound: a total
-// above it shows as "more than" bound, with a next page.
-func boundedPager(path string, query url.Values, page, total, bound int) pager {
-	p := newPager(path, query, page, min(total, bound))
-	p.More = total > bound
-	return p
-}
-
 // comments lists every post's comments, newest first, by post (post=) and
 // by author (user=). Each row's delete comes back here.
 func (k *Console) comments(c *fiber.Ctx) error {
@@ -70,5 +62,5 @@ func (k *Console) comments(c *fiber.Ctx) error {
 		Comments       []ports.AdminComment
 		Back           string
 		Pager          pager
-	}{postID, userID, comments, back, boundedPager(prefix+"/comments", query, n, total, ports.AdminCommentCountBound(pg))})
+	}{postID, userID, comments, back, newPager(prefix+"/comments", query, n, total, ports.AdminCommentCountBound(pg))})
 }

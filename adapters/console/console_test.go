@@ -3,6 +3,7 @@ package console_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,8 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // Sign-in: a wrong password shows the form again, an account without
@@ -400,6 +405,70 @@ func TestHostileInput(t *testing.T) {
 		a := br.get("/admin/audit")
 		if n := a.doc.Find("#audit tbody td.action").Length(); n != 1 {
 			t.Errorf("%d audit rows, want only the login", n)
+		}
+	})
+}
+
+// A search counts its matches up to ports.AdminCountLimit: past it the
+// pager says "more than" and still links the next page, and a page beyond
+// the bound counts to its own end.
+func TestSearchCountsUpToABound(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		adaID, _ := b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		const n = ports.AdminSearchCount + 2
+		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		err := b.store.InTx(t.Context(), func(r ports.Repos) error {
+			for i := range n {
+				p, err := domain.NewPost(adaID, fmt.Sprintf("Field note %d", i), "<p>x</p>", domain.StatusDraft, start.Add(time.Duration(i)*time.Minute))
+				if err != nil {
+					return err
+				}
+				if err := r.Posts.Create(t.Context(), &p); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+
+		a := br.get("/admin/posts?q=NOTE")
+		wantPage(t, a, http.StatusOK)
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page 1 (more than %d in all)", ports.AdminSearchCount); got != want {
+			t.Errorf("first page pager %q", got)
+		}
+		if got := strings.TrimSpace(a.doc.Find("#posts tbody tr").First().Find("td").Eq(1).Text()); got != fmt.Sprintf("Field note %d", n-1) {
+			t.Errorf("first page starts with %q", got)
+		}
+		next := a.doc.Find(`.pager a[rel="next"]`).AttrOr("href", "")
+		if next != "/admin/posts?page=2&q=NOTE" {
+			t.Errorf("next link %q", next)
+		}
+		// The last page within the bound, and the one after it.
+		last := ports.AdminSearchCount / 50
+		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last))
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d (more than %d in all)", last, ports.AdminSearchCount); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
+			t.Errorf("page %d: pager %q", last, got)
+		}
+		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last+1))
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d of %d (%d in all)", last+1, last+1, n); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 0 {
+			t.Errorf("page %d: pager %q", last+1, got)
+		}
+		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-ports.AdminSearchCount {
+			t.Errorf("page %d has %d rows, want %d", last+1, rows, n-ports.AdminSearchCount)
+		}
+		// Fewer matches than the bound are counted exactly.
+		a = br.get("/admin/posts?q=note+10")
+		if got := a.text(".pager span"); got != "Page 1 of 1 (11 in all)" {
+			t.Errorf("exact pager %q", got)
+		}
+		a = br.get("/admin/posts?q=note&status=published")
+		if got := a.text(".pager span"); got != "Page 1 of 1 (0 in all)" {
+			t.Errorf("no published match: pager %q", got)
 		}
 	})
 }

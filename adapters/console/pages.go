@@ -56,17 +56,23 @@ func idOf(c *fiber.Ctx) (int64, error) {
 }
 
 // pager is what a list page shows under its rows: where the neighbouring
-// pages are, keeping the other query parameters.
+// pages are, keeping the other query parameters. More says that Total is
+// only a lower bound: a search counts its matches up to
+// ports.AdminCountLimit, and then says "more than" that many.
 type pager struct {
 	Page, Total, Pages int
-	// More says the total was counted no further than Total, and more
-	// match.
-	More       bool
-	Prev, Next string
+	More               bool
+	Prev, Next         string
 }
 
-func newPager(path string, query url.Values, page, total int) pager {
+// newPager is the pager of page of a list of total rows, counted up to
+// bound (0: exactly). A total above bound (bound+1) still gives the page
+// after bound its Next link.
+func newPager(path string, query url.Values, page, total, bound int) pager {
 	p := pager{Page: page, Total: total, Pages: max((total+perPage-1)/perPage, 1)}
+	if bound > 0 && total > bound {
+		p.More, p.Total = true, bound
+	}
 	link := func(n int) string {
 		q := url.Values{}
 		for k, v := range query {
@@ -84,6 +90,15 @@ func newPager(path string, query url.Values, page, total int) pager {
 		p.Next = link(page + 1)
 	}
 	return p
+}
+
+// searchBound is how far ports.Admin counts the matches of search q on
+// page pg: ports.AdminCountLimit for a search, exactly (0) otherwise.
+func searchBound(q string, pg ports.Page) int {
+	if q == "" {
+		return 0
+	}
+	return ports.AdminCountLimit(pg)
 }
 
 func (k *Console) overview(c *fiber.Ctx) error {
@@ -111,7 +126,7 @@ func (k *Console) users(c *fiber.Ctx) error {
 		Q     string
 		Users []domain.User
 		Pager pager
-	}{q, users, newPager(prefix+"/users", url.Values{"q": {q}}, n, total)})
+	}{q, users, newPager(prefix+"/users", url.Values{"q": {q}}, n, total, searchBound(q, pg))})
 }
 
 func (k *Console) user(c *fiber.Ctx) error {
@@ -150,7 +165,7 @@ func (k *Console) posts(c *fiber.Ctx) error {
 		Status domain.PostStatus
 		Posts  []ports.PostView
 		Pager  pager
-	}{q, status, posts, newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total)})
+	}{q, status, posts, newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total, searchBound(q, pg))})
 }
 
 func (k *Console) webhooks(c *fiber.Ctx) error {
@@ -165,7 +180,7 @@ func (k *Console) webhooks(c *fiber.Ctx) error {
 	return k.show(c, "webhooks", "Webhooks", struct {
 		Webhooks []ports.AdminWebhook
 		Pager    pager
-	}{hooks, newPager(prefix+"/webhooks", nil, n, total)})
+	}{hooks, newPager(prefix+"/webhooks", nil, n, total, 0)})
 }
 
 func (k *Console) webhook(c *fiber.Ctx) error {
@@ -185,7 +200,7 @@ func (k *Console) webhook(c *fiber.Ctx) error {
 		ID         int64
 		Deliveries []domain.Delivery
 		Pager      pager
-	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total)})
+	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total, 0)})
 }
 
 func (k *Console) mails(c *fiber.Ctx) error {
@@ -200,7 +215,7 @@ func (k *Console) mails(c *fiber.Ctx) error {
 	return k.show(c, "mails", "Mails", struct {
 		Mails []domain.Mail
 		Pager pager
-	}{mails, newPager(prefix+"/mails", nil, n, total)})
+	}{mails, newPager(prefix+"/mails", nil, n, total, 0)})
 }
 
 func (k *Console) audit(c *fiber.Ctx) error {
@@ -215,5 +230,5 @@ func (k *Console) audit(c *fiber.Ctx) error {
 	return k.show(c, "audit", "Audit log", struct {
 		Entries []domain.AuditEntry
 		Pager   pager
-	}{entries, newPager(prefix+"/audit", nil, n, total)})
+	}{entries, newPager(prefix+"/audit", nil, n, total, 0)})
 }

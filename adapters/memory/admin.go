@@ -117,7 +117,7 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 		return nil
 	})
 	slices.SortFunc(all, func(a, b domain.User) int { return cmp.Compare(b.ID, a.ID) })
-	return paged(all, q.Page), len(all), err
+	return paged(all, q.Page), ports.BoundedTotal(len(all), q.CountUpTo), err
 }
 
 func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error) {
@@ -148,7 +148,7 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	slices.SortFunc(all, func(a, b domain.Post) int {
 		return cmp.Or(b.CreatedAt().Compare(a.CreatedAt()), cmp.Compare(b.ID(), a.ID()))
 	})
-	return paged(all, q.Page), len(all), err
+	return paged(all, q.Page), ports.BoundedTotal(len(all), q.CountUpTo), err
 }
 
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {

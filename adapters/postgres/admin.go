@@ -13,8 +13,12 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// admin implements ports.AdminRepository.
-type admin struct{ q *db.Queries }
+// admin implements ports.AdminRepository. conn runs the searches'
+// statements that sqlc cannot write (adminsearch.go).
+type admin struct {
+	q    *db.Queries
+	conn db.DBTX
+}
 
 var _ ports.AdminRepository = admin{}
 
@@ -81,20 +85,16 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 		total int64
 		err   error
 	)
-	if q.Search == "" {
-		if rows, err = r.q.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountUsers(ctx)
-		}
-	} else {
-		pattern := likePattern(q.Search)
-		if rows, err = r.q.AdminSearchUsers(ctx, db.AdminSearchUsersParams{Pattern: pattern, Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountSearchUsers(ctx, pattern)
-		}
+	if q.Search != "" {
+		return r.searchUsers(ctx, q)
+	}
+	if rows, err = r.q.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
+		total, err = r.q.AdminCountUsers(ctx)
 	}
 	if err != nil {
 		return nil, 0, storeError("list users", err)
 	}
-	return usersOf(rows), int(total), nil
+	return usersOf(rows), ports.BoundedTotal(int(total), q.CountUpTo), nil
 }
 
 func usersOf(rows []db.User) []domain.User {
@@ -121,23 +121,15 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 		total int64
 		err   error
 	)
-	switch {
-	case q.Search == "" && status == "":
-		rows, err = r.q.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
-	case q.Search == "":
-		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
-	case status == "":
-		pattern := likePattern(q.Search)
-		if rows, err = r.q.AdminSearchPosts(ctx, db.AdminSearchPostsParams{Pattern: pattern, Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountSearchPosts(ctx, pattern)
-		}
-	default:
-		pattern := likePattern(q.Search)
-		if rows, err = r.q.AdminSearchPostsByStatus(ctx, db.AdminSearchPostsByStatusParams{Pattern: pattern, Status: status, Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountSearchPostsByStatus(ctx, db.AdminCountSearchPostsByStatusParams{Pattern: pattern, Status: status})
-		}
+	if q.Search != "" {
+		return r.searchPosts(ctx, q)
 	}
-	if err == nil && q.Search == "" {
+	if status == "" {
+		rows, err = r.q.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
+	} else {
+		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
+	}
+	if err == nil {
 		// The totals of the unsearched lists are the trigger-kept counts.
 		var t db.AdminPostTotalsRow
 		if t, err = r.q.AdminPostTotals(ctx); err == nil {
@@ -158,7 +150,7 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	for i, row := range rows {
 		out[i] = postOf(row)
 	}
-	return out, int(total), nil
+	return out, ports.BoundedTotal(int(total), q.CountUpTo), nil
 }
 
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {

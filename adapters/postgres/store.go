@@ -243,6 +243,6 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Deliveries:     deliveries{q: q},
 		Mails:          mails{q: q},
 		PasswordResets: passwordResets{q: q},
-		Admin:          admin{q: q},
+		Admin:          admin{q: q, conn: conn},
 	}
 }

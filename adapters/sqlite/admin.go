@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"database/sql"
 
@@ -73,21 +72,16 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 		total int64
 		err   error
 	)
-	if q.Search == "" {
-		if rows, err = r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
-			total, err = r.c.read.AdminCountUsers(ctx)
-		}
-	} else {
-		// SQLite's lower() folds ASCII letters only; so must the needle.
-		needle := asciiLower(q.Search)
-		if rows, err = r.c.read.AdminSearchUsers(ctx, db.AdminSearchUsersParams{Needle: needle, Lim: lim, Off: off}); err == nil {
-			total, err = r.c.read.AdminCountSearchUsers(ctx, needle)
-		}
+	if q.Search != "" {
+		return r.searchUsers(ctx, q)
+	}
+	if rows, err = r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
+		total, err = r.c.read.AdminCountUsers(ctx)
 	}
 	if err != nil {
 		return nil, 0, storeError("list users", err)
 	}
-	return usersOf(rows), int(total), nil
+	return usersOf(rows), ports.BoundedTotal(int(total), q.CountUpTo), nil
 }
 
 func usersOf(rows []db.User) []domain.User {
@@ -114,23 +108,15 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 		total int64
 		err   error
 	)
-	switch {
-	case q.Search == "" && status == "":
-		rows, err = r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
-	case q.Search == "":
-		rows, err = r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
-	case status == "":
-		needle := strings.ToLower(q.Search)
-		if rows, err = r.c.read.AdminSearchPosts(ctx, db.AdminSearchPostsParams{Needle: needle, Lim: lim, Off: off}); err == nil {
-			total, err = r.c.read.AdminCountSearchPosts(ctx, needle)
-		}
-	default:
-		needle := strings.ToLower(q.Search)
-		if rows, err = r.c.read.AdminSearchPostsByStatus(ctx, db.AdminSearchPostsByStatusParams{Needle: needle, Status: status, Lim: lim, Off: off}); err == nil {
-			total, err = r.c.read.AdminCountSearchPostsByStatus(ctx, db.AdminCountSearchPostsByStatusParams{Needle: needle, Status: status})
-		}
+	if q.Search != "" {
+		return r.searchPosts(ctx, q)
 	}
-	if err == nil && q.Search == "" {
+	if status == "" {
+		rows, err = r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
+	} else {
+		rows, err = r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
+	}
+	if err == nil {
 		// The totals of the unsearched lists are the trigger-kept counts.
 		var t db.AdminPostTotalsRow
 		if t, err = r.c.read.AdminPostTotals(ctx); err == nil {
@@ -151,7 +137,7 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	for i, row := range rows {
 		out[i] = postOf(row)
 	}
-	return out, int(total), nil
+	return out, ports.BoundedTotal(int(total), q.CountUpTo), nil
 }
 
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {

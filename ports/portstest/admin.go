@@ -17,6 +17,7 @@ var adminTests = []storeTest{
 	{"Users", testAdminUsers},
 	{"Export", testAdminExport},
 	{"Posts", testAdminPosts},
+	{"PostSearch", testAdminPostSearch},
 	{"Webhooks", testAdminWebhooks},
 	{"Mails", testAdminMails},
 	{"Sessions", testAdminSessions},
@@ -163,6 +164,15 @@ func testAdminUsers(t *testing.T, st ports.Store) {
 		{ports.AdminUserQuery{Search: "n_@"}, []int64{}, 0},
 		{ports.AdminUserQuery{Search: "carl_"}, []int64{pct.ID}, 1},
 		{ports.AdminUserQuery{Search: "nobody"}, []int64{}, 0},
+		{ports.AdminUserQuery{Search: "n_@"}, []int64{}, 0},
+		// The bounded count: up to CountUpTo, then CountUpTo+1 for "more".
+		{ports.AdminUserQuery{Search: "E", CountUpTo: 2, Page: ports.Page{Limit: 1}}, []int64{dee.ID}, 3},
+		{ports.AdminUserQuery{Search: "e", CountUpTo: 2, Page: ports.Page{Offset: 2, Limit: 2}}, []int64{bob.ID, ann.ID}, 3},
+		{ports.AdminUserQuery{Search: "example", CountUpTo: 3}, []int64{dee.ID, pct.ID, bob.ID, ann.ID}, 4},
+		{ports.AdminUserQuery{Search: "example", CountUpTo: 4}, []int64{dee.ID, pct.ID, bob.ID, ann.ID}, 4},
+		{ports.AdminUserQuery{Search: "EXAMPLE.", CountUpTo: 1, Page: ports.Page{Offset: 1, Limit: 1}}, []int64{pct.ID}, 2},
+		{ports.AdminUserQuery{Search: "example.org", CountUpTo: 1, Page: ports.Page{Offset: 5, Limit: 1}}, []int64{}, 2},
+		{ports.AdminUserQuery{CountUpTo: 2, Page: ports.Page{Limit: 1}}, []int64{dee.ID}, 3},
 	}
 	for _, tc := range cases {
 		got, total, err := r.Admin.Users(ctx, tc.q)
@@ -189,6 +199,23 @@ func testAdminUsers(t *testing.T, st ports.Store) {
 	counts, err := r.Admin.Counts(ctx)
 	must(t, "Admin.Counts", err)
 	check(t, "Admin.Counts users", counts.Users, 3)
+
+	// The search follows a deletion and a change of name or e-mail.
+	bob.Name, bob.Email = "Robert Stone", "rob@stone.example"
+	must(t, "Users.Update", r.Users.Update(ctx, bob))
+	for _, tc := range []struct {
+		search string
+		want   []int64
+	}{
+		{"ann lee", []int64{}},
+		{"bob@lee", []int64{}},
+		{"ROBERT S", []int64{bob.ID}},
+		{"rob@stone", []int64{bob.ID}},
+	} {
+		got, _, err := r.Admin.Users(ctx, ports.AdminUserQuery{Search: tc.search})
+		must(t, "Admin.Users", err)
+		check(t, fmt.Sprintf("Admin.Users(%q) after changes", tc.search), userIDs(got), tc.want)
+	}
 }
 
 // testAdminExport: the keyset reads of the exports walk every row once,
@@ -273,6 +300,92 @@ func testAdminPosts(t *testing.T, st ports.Store) {
 	got, _, err := r.Admin.Posts(ctx, ports.AdminPostQuery{Search: "rust"})
 	must(t, "Admin.Posts", err)
 	check(t, "Admin.Posts round trip", statesOf(got), statesOf([]domain.Post{p3}))
+}
+
+// testAdminPostSearch: a title search over every status, long enough for
+// a trigram index and not, answers as a plain scan does: Unicode case
+// folded as PostFilter.Search folds it, %, _ and quotes taken literally,
+// drafts included, by status, paged, and its total bounded by CountUpTo.
+func testAdminPostSearch(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	a := createPost(t, r, newPost(t, ann.ID, "Notes on generics", domain.StatusPublished, at(1*time.Hour)))
+	b := createPost(t, r, newPost(t, ann.ID, "NOTES from the field", domain.StatusDraft, at(2*time.Hour)))
+	c := createPost(t, r, newPost(t, ann.ID, `Field notes 50%_off "quoted"`, domain.StatusPublished, at(3*time.Hour)))
+	d := createPost(t, r, newPost(t, ann.ID, "Ünïcode NÔTES", domain.StatusDraft, at(4*time.Hour)))
+	e := createPost(t, r, newPost(t, ann.ID, "notes", domain.StatusPublished, at(4*time.Hour)))
+	pg := func(off, lim int) ports.Page { return ports.Page{Offset: off, Limit: lim} }
+	cases := []struct {
+		q     ports.AdminPostQuery
+		want  []int64
+		total int
+	}{
+		{ports.AdminPostQuery{Search: "notes"}, []int64{e.ID(), c.ID(), b.ID(), a.ID()}, 4},
+		{ports.AdminPostQuery{Search: "NOTES", Status: domain.StatusDraft}, []int64{b.ID()}, 1},
+		{ports.AdminPostQuery{Search: "Notes", Status: domain.StatusPublished}, []int64{e.ID(), c.ID(), a.ID()}, 3},
+		{ports.AdminPostQuery{Search: "nôtes"}, []int64{d.ID()}, 1},
+		{ports.AdminPostQuery{Search: "ÜNÏCODE"}, []int64{d.ID()}, 1},
+		{ports.AdminPostQuery{Search: "ünï", Status: domain.StatusPublished}, []int64{}, 0},
+		{ports.AdminPostQuery{Search: "es f"}, []int64{b.ID()}, 1},
+		{ports.AdminPostQuery{Search: "50%_"}, []int64{c.ID()}, 1},
+		{ports.AdminPostQuery{Search: "%_"}, []int64{c.ID()}, 1},
+		{ports.AdminPostQuery{Search: `"quoted"`}, []int64{c.ID()}, 1},
+		{ports.AdminPostQuery{Search: "s_o"}, []int64{}, 0},
+		{ports.AdminPostQuery{Search: "5_%"}, []int64{}, 0},
+		{ports.AdminPostQuery{Search: "otes on%"}, []int64{}, 0},
+		{ports.AdminPostQuery{Search: "notes", Page: pg(1, 2)}, []int64{c.ID(), b.ID()}, 4},
+		{ports.AdminPostQuery{Search: "notes", Page: pg(10, 2)}, []int64{}, 4},
+		// The bounded count.
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 2, Page: pg(0, 2)}, []int64{e.ID(), c.ID()}, 3},
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 2, Page: pg(2, 2)}, []int64{b.ID(), a.ID()}, 3},
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 3}, []int64{e.ID(), c.ID(), b.ID(), a.ID()}, 4},
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 4}, []int64{e.ID(), c.ID(), b.ID(), a.ID()}, 4},
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 1, Status: domain.StatusDraft}, []int64{b.ID()}, 1},
+		{ports.AdminPostQuery{Search: "o", CountUpTo: 2, Page: pg(1, 3)}, []int64{d.ID(), c.ID(), b.ID()}, 3},
+		{ports.AdminPostQuery{Search: "notes", CountUpTo: 1, Page: pg(4, 1)}, []int64{}, 2},
+		{ports.AdminPostQuery{CountUpTo: 3, Status: domain.StatusDraft}, []int64{d.ID(), b.ID()}, 2},
+		{ports.AdminPostQuery{CountUpTo: 3, Page: pg(0, 1)}, []int64{e.ID()}, 4},
+	}
+	for _, tc := range cases {
+		got, total, err := r.Admin.Posts(ctx, tc.q)
+		must(t, "Admin.Posts", err)
+		what := fmt.Sprintf("Admin.Posts(%+v)", tc.q)
+		check(t, what, postIDs(got), tc.want)
+		check(t, what+" total", total, tc.total)
+	}
+
+	// The search follows a retitle, an unpublish and a delete.
+	must(t, "Post.Retitle", b.Retitle("Field trip", at(5*time.Hour)))
+	must(t, "Posts.Update", r.Posts.Update(ctx, b))
+	must(t, "Posts.Delete", r.Posts.Delete(ctx, a.ID()))
+	got, total, err := r.Admin.Posts(ctx, ports.AdminPostQuery{Search: "notes"})
+	must(t, "Admin.Posts", err)
+	check(t, "Admin.Posts after changes", postIDs(got), []int64{e.ID(), c.ID()})
+	check(t, "Admin.Posts after changes total", total, 2)
+	got, _, err = r.Admin.Posts(ctx, ports.AdminPostQuery{Search: "field trip", Status: domain.StatusDraft})
+	must(t, "Admin.Posts", err)
+	check(t, "Admin.Posts retitled draft", statesOf(got), statesOf([]domain.Post{b}))
+	// A post found under one status is found under the other once it
+	// changes, and under no status no longer.
+	must(t, "Post.SetStatus", c.SetStatus(domain.StatusDraft, at(6*time.Hour)))
+	must(t, "Posts.Update", r.Posts.Update(ctx, c))
+	must(t, "Post.SetStatus", d.SetStatus(domain.StatusPublished, at(6*time.Hour)))
+	must(t, "Posts.Update", r.Posts.Update(ctx, d))
+	for _, tc := range []struct {
+		q    ports.AdminPostQuery
+		want []int64
+	}{
+		{ports.AdminPostQuery{Search: "field notes", Status: domain.StatusDraft}, []int64{c.ID()}},
+		{ports.AdminPostQuery{Search: "field notes", Status: domain.StatusPublished}, []int64{}},
+		{ports.AdminPostQuery{Search: "nôtes", Status: domain.StatusPublished}, []int64{d.ID()}},
+		{ports.AdminPostQuery{Search: "nôtes", Status: domain.StatusDraft}, []int64{}},
+		{ports.AdminPostQuery{Search: "notes"}, []int64{e.ID(), c.ID()}},
+	} {
+		got, _, err := r.Admin.Posts(ctx, tc.q)
+		must(t, "Admin.Posts", err)
+		check(t, fmt.Sprintf("Admin.Posts(%+v) after status changes", tc.q), postIDs(got), tc.want)
+	}
 }
 
 // testAdminWebhooks: disabled webhooks first, then by failures, most

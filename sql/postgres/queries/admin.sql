@@ -45,18 +45,6 @@ ORDER BY u.id DESC;
 -- name: AdminCountUsers :one
 SELECT coalesce(sum(users), 0)::bigint FROM user_counts;
 
--- AdminSearchUsers matches a LIKE pattern (its % and _ escaped with \)
--- against the lower-cased name and e-mail; users_name_trgm and
--- users_email_key_trgm (0015) serve the two sides.
--- name: AdminSearchUsers :many
-SELECT * FROM users
-WHERE lower(name) LIKE @pattern::text OR email_key LIKE @pattern::text
-ORDER BY id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminCountSearchUsers :one
-SELECT count(*) FROM users
-WHERE lower(name) LIKE @pattern::text OR email_key LIKE @pattern::text;
-
 -- name: AdminUsersAfter :many
 SELECT * FROM users WHERE id > @after ORDER BY id LIMIT @lim;
 
@@ -102,7 +90,7 @@ SELECT count(*) FROM admin_audit;
 -- The console's list of posts: every author's, drafts included, newest
 -- first. The unsearched lists walk posts_created_at_id (or
 -- posts_published, posts_drafts) backwards and take their totals from
--- post_counts; a search is served by posts_title_trgm (0004).
+-- post_counts; a search is read by adapters/postgres/adminsearch.go.
 -- The offset is skipped in an index-only scan and only the page's rows are
 -- read, as in AdminListUsers: on 1M posts, offset 500,000 took 54 ms this
 -- way against 95 ms.
@@ -119,19 +107,10 @@ WHERE p.id IN (
 )
 ORDER BY p.created_at DESC, p.id DESC;
 
--- name: AdminSearchPosts :many
-SELECT * FROM posts WHERE lower(title) LIKE @pattern::text
-ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminSearchPostsByStatus :many
-SELECT * FROM posts WHERE lower(title) LIKE @pattern::text AND status = @status
-ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminCountSearchPosts :one
-SELECT count(*) FROM posts WHERE lower(title) LIKE @pattern::text;
-
--- name: AdminCountSearchPostsByStatus :one
-SELECT count(*) FROM posts WHERE lower(title) LIKE @pattern::text AND status = @status;
-
 -- name: AdminPostTotals :one
 SELECT coalesce(sum(published), 0)::bigint AS published, coalesce(sum(drafts), 0)::bigint AS drafts FROM post_counts;
+
+-- AdminPostsByIDs reads the rows of a searched page, whose ids
+-- adapters/internal/adminsearch found.
+-- name: AdminPostsByIDs :many
+SELECT * FROM posts WHERE id = ANY(@ids::bigint[]);

@@ -40,18 +40,6 @@ SELECT * FROM users ORDER BY id DESC LIMIT @lim OFFSET @off;
 -- name: AdminCountUsers :one
 SELECT CAST(users AS INTEGER) FROM user_counts;
 
--- AdminSearchUsers keeps the accounts whose name or e-mail, lower-cased,
--- contains needle (lower-cased by the caller); instr takes % and _ as
--- plain characters.
--- name: AdminSearchUsers :many
-SELECT * FROM users
-WHERE instr(lower(name), @needle) > 0 OR instr(email_key, @needle) > 0
-ORDER BY id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminCountSearchUsers :one
-SELECT count(*) FROM users
-WHERE instr(lower(name), @needle) > 0 OR instr(email_key, @needle) > 0;
-
 -- name: AdminUsersAfter :many
 SELECT * FROM users WHERE id > @after ORDER BY id LIMIT @lim;
 
@@ -97,27 +85,17 @@ SELECT count(*) FROM admin_audit;
 -- The console's list of posts: every author's, drafts included, newest
 -- first. The unsearched lists walk posts_created_at_id (or
 -- posts_published, posts_drafts) backwards and take their totals from
--- post_counts; a search compares every title, folded by inkwell_lower as
--- the API's searches fold them.
+-- post_counts; a search is read by adapters/sqlite/adminsearch.go.
 -- name: AdminListPosts :many
 SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
 
 -- name: AdminListPostsByStatus :many
 SELECT * FROM posts WHERE status = @status ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
 
--- name: AdminSearchPosts :many
-SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0
-ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminSearchPostsByStatus :many
-SELECT * FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status
-ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
-
--- name: AdminCountSearchPosts :one
-SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0;
-
--- name: AdminCountSearchPostsByStatus :one
-SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), @needle) > 0 AND status = @status;
-
 -- name: AdminPostTotals :one
 SELECT CAST(coalesce(sum(published), 0) AS INTEGER) AS published, CAST(coalesce(sum(drafts), 0) AS INTEGER) AS drafts FROM post_counts;
+
+-- AdminPostsByIDs reads the rows of a searched page, whose ids
+-- adapters/internal/adminsearch found.
+-- name: AdminPostsByIDs :many
+SELECT * FROM posts WHERE id IN (sqlc.slice('ids'));

@@ -33,45 +33,6 @@ func (q *Queries) AdminCountMailsByStatus(ctx context.Context, status string) (i
 	return count, err
 }
 
-const adminCountSearchPosts = `-- name: AdminCountSearchPosts :one
-SELECT count(*) FROM posts WHERE lower(title) LIKE $1::text
-`
-
-func (q *Queries) AdminCountSearchPosts(ctx context.Context, pattern string) (int64, error) {
-	row := q.db.QueryRow(ctx, adminCountSearchPosts, pattern)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
-const adminCountSearchPostsByStatus = `-- name: AdminCountSearchPostsByStatus :one
-SELECT count(*) FROM posts WHERE lower(title) LIKE $1::text AND status = $2
-`
-
-type AdminCountSearchPostsByStatusParams struct {
-	Pattern string
-	Status  string
-}
-
-func (q *Queries) AdminCountSearchPostsByStatus(ctx context.Context, arg AdminCountSearchPostsByStatusParams) (int64, error) {
-	row := q.db.QueryRow(ctx, adminCountSearchPostsByStatus, arg.Pattern, arg.Status)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
-const adminCountSearchUsers = `-- name: AdminCountSearchUsers :one
-SELECT count(*) FROM users
-WHERE lower(name) LIKE $1::text OR email_key LIKE $1::text
-`
-
-func (q *Queries) AdminCountSearchUsers(ctx context.Context, pattern string) (int64, error) {
-	row := q.db.QueryRow(ctx, adminCountSearchUsers, pattern)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const adminCountUsers = `-- name: AdminCountUsers :one
 SELECT coalesce(sum(users), 0)::bigint FROM user_counts
 `
@@ -254,7 +215,7 @@ type AdminListPostsParams struct {
 // The console's list of posts: every author's, drafts included, newest
 // first. The unsearched lists walk posts_created_at_id (or
 // posts_published, posts_drafts) backwards and take their totals from
-// post_counts; a search is served by posts_title_trgm (0004).
+// post_counts; a search is read by adapters/postgres/adminsearch.go.
 // The offset is skipped in an index-only scan and only the page's rows are
 // read, as in AdminListUsers: on 1M posts, offset 500,000 took 54 ms this
 // way against 95 ms.
@@ -490,6 +451,44 @@ func (q *Queries) AdminPostsAfter(ctx context.Context, arg AdminPostsAfterParams
 	return items, nil
 }
 
+const adminPostsByIDs = `-- name: AdminPostsByIDs :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE id = ANY($1::bigint[])
+`
+
+// AdminPostsByIDs reads the rows of a searched page, whose ids
+// adapters/internal/adminsearch found.
+func (q *Queries) AdminPostsByIDs(ctx context.Context, ids []int64) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminPostsByIDs, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminRecentDeliveryFailures = `-- name: AdminRecentDeliveryFailures :many
 SELECT d.id, w.url, d.last_error, d.attempts, d.updated_at
 FROM webhook_deliveries d
@@ -564,145 +563,6 @@ func (q *Queries) AdminRecentMailFailures(ctx context.Context, lim int32) ([]Adm
 			&i.LastError,
 			&i.Attempts,
 			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchPosts = `-- name: AdminSearchPosts :many
-SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE lower(title) LIKE $1::text
-ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $2
-`
-
-type AdminSearchPostsParams struct {
-	Pattern string
-	Off     int32
-	Lim     int32
-}
-
-func (q *Queries) AdminSearchPosts(ctx context.Context, arg AdminSearchPostsParams) ([]Post, error) {
-	rows, err := q.db.Query(ctx, adminSearchPosts, arg.Pattern, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchPostsByStatus = `-- name: AdminSearchPostsByStatus :many
-SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE lower(title) LIKE $1::text AND status = $2
-ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $3
-`
-
-type AdminSearchPostsByStatusParams struct {
-	Pattern string
-	Status  string
-	Off     int32
-	Lim     int32
-}
-
-func (q *Queries) AdminSearchPostsByStatus(ctx context.Context, arg AdminSearchPostsByStatusParams) ([]Post, error) {
-	rows, err := q.db.Query(ctx, adminSearchPostsByStatus,
-		arg.Pattern,
-		arg.Status,
-		arg.Off,
-		arg.Lim,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchUsers = `-- name: AdminSearchUsers :many
-SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users
-WHERE lower(name) LIKE $1::text OR email_key LIKE $1::text
-ORDER BY id DESC LIMIT $3 OFFSET $2
-`
-
-type AdminSearchUsersParams struct {
-	Pattern string
-	Off     int32
-	Lim     int32
-}
-
-// AdminSearchUsers matches a LIKE pattern (its % and _ escaped with \)
-// against the lower-cased name and e-mail; users_name_trgm and
-// users_email_key_trgm (0015) serve the two sides.
-func (q *Queries) AdminSearchUsers(ctx context.Context, arg AdminSearchUsersParams) ([]User, error) {
-	rows, err := q.db.Query(ctx, adminSearchUsers, arg.Pattern, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []User
-	for rows.Next() {
-		var i User
-		if err := rows.Scan(
-			&i.ID,
-			&i.Name,
-			&i.Email,
-			&i.EmailKey,
-			&i.PasswordHash,
-			&i.RememberToken,
-			&i.EmailVerifiedAt,
-			&i.AvatarPath,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.IsAdmin,
 		); err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 const adminCountMails = `-- name: AdminCountMails :one
@@ -27,45 +28,6 @@ SELECT count(*) FROM mail_outbox WHERE status = ?1
 
 func (q *Queries) AdminCountMailsByStatus(ctx context.Context, status string) (int64, error) {
 	row := q.db.QueryRowContext(ctx, adminCountMailsByStatus, status)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
-const adminCountSearchPosts = `-- name: AdminCountSearchPosts :one
-SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), ?1) > 0
-`
-
-func (q *Queries) AdminCountSearchPosts(ctx context.Context, needle string) (int64, error) {
-	row := q.db.QueryRowContext(ctx, adminCountSearchPosts, needle)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
-const adminCountSearchPostsByStatus = `-- name: AdminCountSearchPostsByStatus :one
-SELECT count(*) FROM posts WHERE instr(inkwell_lower(title), ?1) > 0 AND status = ?2
-`
-
-type AdminCountSearchPostsByStatusParams struct {
-	Needle string
-	Status string
-}
-
-func (q *Queries) AdminCountSearchPostsByStatus(ctx context.Context, arg AdminCountSearchPostsByStatusParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, adminCountSearchPostsByStatus, arg.Needle, arg.Status)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
-const adminCountSearchUsers = `-- name: AdminCountSearchUsers :one
-SELECT count(*) FROM users
-WHERE instr(lower(name), ?1) > 0 OR instr(email_key, ?1) > 0
-`
-
-func (q *Queries) AdminCountSearchUsers(ctx context.Context, needle string) (int64, error) {
-	row := q.db.QueryRowContext(ctx, adminCountSearchUsers, needle)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -257,8 +219,7 @@ type AdminListPostsParams struct {
 // The console's list of posts: every author's, drafts included, newest
 // first. The unsearched lists walk posts_created_at_id (or
 // posts_published, posts_drafts) backwards and take their totals from
-// post_counts; a search compares every title, folded by inkwell_lower as
-// the API's searches fold them.
+// post_counts; a search is read by adapters/sqlite/adminsearch.go.
 func (q *Queries) AdminListPosts(ctx context.Context, arg AdminListPostsParams) ([]Post, error) {
 	rows, err := q.db.QueryContext(ctx, adminListPosts, arg.Off, arg.Lim)
 	if err != nil {
@@ -496,6 +457,57 @@ func (q *Queries) AdminPostsAfter(ctx context.Context, arg AdminPostsAfterParams
 	return items, nil
 }
 
+const adminPostsByIDs = `-- name: AdminPostsByIDs :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE id IN (/*SLICE:ids*/?)
+`
+
+// AdminPostsByIDs reads the rows of a searched page, whose ids
+// adapters/internal/adminsearch found.
+func (q *Queries) AdminPostsByIDs(ctx context.Context, ids []int64) ([]Post, error) {
+	query := adminPostsByIDs
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminRecentDeliveryFailures = `-- name: AdminRecentDeliveryFailures :many
 SELECT d.id, w.url, d.last_error, d.attempts, d.updated_at
 FROM webhook_deliveries d
@@ -573,154 +585,6 @@ func (q *Queries) AdminRecentMailFailures(ctx context.Context, lim int64) ([]Adm
 			&i.LastError,
 			&i.Attempts,
 			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchPosts = `-- name: AdminSearchPosts :many
-SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE instr(inkwell_lower(title), ?1) > 0
-ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?2
-`
-
-type AdminSearchPostsParams struct {
-	Needle string
-	Off    int64
-	Lim    int64
-}
-
-func (q *Queries) AdminSearchPosts(ctx context.Context, arg AdminSearchPostsParams) ([]Post, error) {
-	rows, err := q.db.QueryContext(ctx, adminSearchPosts, arg.Needle, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchPostsByStatus = `-- name: AdminSearchPostsByStatus :many
-SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE instr(inkwell_lower(title), ?1) > 0 AND status = ?2
-ORDER BY created_at DESC, id DESC LIMIT ?4 OFFSET ?3
-`
-
-type AdminSearchPostsByStatusParams struct {
-	Needle string
-	Status string
-	Off    int64
-	Lim    int64
-}
-
-func (q *Queries) AdminSearchPostsByStatus(ctx context.Context, arg AdminSearchPostsByStatusParams) ([]Post, error) {
-	rows, err := q.db.QueryContext(ctx, adminSearchPostsByStatus,
-		arg.Needle,
-		arg.Status,
-		arg.Off,
-		arg.Lim,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Post
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.AuthorID,
-			&i.Title,
-			&i.Slug,
-			&i.Excerpt,
-			&i.Body,
-			&i.Status,
-			&i.ImagePath,
-			&i.PublishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const adminSearchUsers = `-- name: AdminSearchUsers :many
-SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users
-WHERE instr(lower(name), ?1) > 0 OR instr(email_key, ?1) > 0
-ORDER BY id DESC LIMIT ?3 OFFSET ?2
-`
-
-type AdminSearchUsersParams struct {
-	Needle string
-	Off    int64
-	Lim    int64
-}
-
-// AdminSearchUsers keeps the accounts whose name or e-mail, lower-cased,
-// contains needle (lower-cased by the caller); instr takes % and _ as
-// plain characters.
-func (q *Queries) AdminSearchUsers(ctx context.Context, arg AdminSearchUsersParams) ([]User, error) {
-	rows, err := q.db.QueryContext(ctx, adminSearchUsers, arg.Needle, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []User
-	for rows.Next() {
-		var i User
-		if err := rows.Scan(
-			&i.ID,
-			&i.Name,
-			&i.Email,
-			&i.EmailKey,
-			&i.PasswordHash,
-			&i.RememberToken,
-			&i.EmailVerifiedAt,
-			&i.AvatarPath,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.IsAdmin,
 		); err != nil {
 			return nil, err
 		}

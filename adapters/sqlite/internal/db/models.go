@@ -8,6 +8,11 @@ import (
 	"database/sql"
 )
 
+type AccountSearch struct {
+	Name     string
+	EmailKey string
+}
+
 type AdminAudit struct {
 	ID          int64
 	At          int64
@@ -32,6 +37,10 @@ type Comment struct {
 	Body      string
 	CreatedAt int64
 	UpdatedAt int64
+}
+
+type DraftTitle struct {
+	Title string
 }
 
 type Event struct {
