@@ -230,12 +230,12 @@ type counter struct {
 // place, only replaced, and their slices and pointers belong to the store
 // alone, so a shallow copy of the maps is a full snapshot.
 type state struct {
-	users        map[int64]domain.User
-	userEmails   map[string]int64
-	tokens       map[int64]domain.Token
-	tokenHashes  map[string]int64
+	users       map[int64]domain.User
+	userEmails  map[string]int64
+	tokens      map[int64]domain.Token
+	tokenHashes map[string]int64
 	// streamed holds the ids of the tokens that opened an event stream.
-	streamed map[int64]bool
+	streamed     map[int64]bool
 	counters     map[string]counter
 	people       map[int64]domain.Person
 	personEmails map[string]int64
