@@ -97,7 +97,11 @@ var _ ports.Events = (*Events)(nil)
 // (head) splits the revocations in two: those after it reach the follower
 // through the feed, which stops before the first one that ends its
 // credential; those at or before it committed before the join, so the
-// credential, read again after the join, is gone. Expiry needs no record:
+// credential, read again after the join, is gone. A login records one only
+// when a token it deletes had opened a stream: the token is read again by
+// marking it (Tokens.MarkStreamed), so a login that deletes it after the
+// mark records the revocation, and one that deleted it before leaves
+// nothing to mark. Expiry needs no record:
 // the follower compares the clock with it before each batch and every
 // CredentialCheck.
 func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.EventFilter, after int64, fromNow bool) (<-chan []ports.VisibleEvent, error) {
@@ -232,7 +236,9 @@ func (e *Events) watch(ctx context.Context, viewer ports.EventViewer, cred domai
 	repos, now := e.store.Repos(), e.clock.Now()
 	switch {
 	case cred.TokenID != 0:
-		t, err := repos.Tokens.ByID(ctx, cred.TokenID)
+		// Marking the token streamed makes a login that deletes it later
+		// record the revocation (Accounts.Login).
+		t, err := repos.Tokens.MarkStreamed(ctx, cred.TokenID)
 		if errors.Is(err, domain.ErrNotFound) || err == nil && (t.Hash != viewer.Token.Hash || t.Expired(now)) {
 			return nil, domain.ErrUnauthenticated
 		}

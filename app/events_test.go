@@ -290,3 +290,73 @@ func TestFollowEndsWhenOperatorsRevoke(t *testing.T) {
 		})
 	}
 }
+
+// TestLoginRecordsRevocationForStreamedTokens checks that a login records
+// credentials.revoked only when a token it deletes opened an event stream:
+// logins over tokens that never streamed append nothing, while the stream
+// of a token that a login deletes ends, and the stream of the new token
+// does not.
+func TestLoginRecordsRevocationForStreamedTokens(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			store := s.Open(t)
+			svc := stacktest.NewStack(t, store, stacktest.Options{}).Services
+			ann, _, err := svc.Accounts.Register(ctx, ports.RegisterInput{Name: "Ann", Email: "ann@example.com", Password: "password1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			login := func() domain.Token {
+				t.Helper()
+				_, plain, err := svc.Accounts.Login(ctx, ports.LoginInput{Email: "ann@example.com", Password: "password1", IP: "192.0.2.1"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tok, err := store.Repos().Tokens.ByID(ctx, plain.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tok
+			}
+			revocations := func() int {
+				n := 0
+				for _, e := range outbox(t, store) {
+					if e.Type == domain.CredentialsRevoked {
+						n++
+					}
+				}
+				return n
+			}
+			login()
+			tok := login()
+			if n := revocations(); n != 0 {
+				t.Fatalf("logins over tokens that never streamed recorded %d revocations, want 0", n)
+			}
+			out, err := svc.Events.Follow(ctx, ports.EventViewer{User: ann.ID, Token: &tok}, ports.EventFilter{}, 0, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := login()
+			if n := revocations(); n != 1 {
+				t.Fatalf("a login over a token that streamed recorded %d revocations, want 1", n)
+			}
+			select {
+			case batch, ok := <-out:
+				if ok {
+					t.Fatalf("got %d events, want the stream of the deleted token ended", len(batch))
+				}
+			case <-time.After(3 * time.Second):
+				t.Fatal("the stream of the deleted token still open 3 s after the login")
+			}
+			// The new token has not streamed: the next login records
+			// nothing, and a stream of a token already deleted is refused.
+			login()
+			if n := revocations(); n != 1 {
+				t.Errorf("a login over a token that never streamed: %d revocations, want still 1", n)
+			}
+			if _, err := svc.Events.Follow(ctx, ports.EventViewer{User: ann.ID, Token: &next}, ports.EventFilter{}, 0, true); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("a stream of a deleted token: got %v, want unauthenticated", err)
+			}
+		})
+	}
+}

@@ -101,6 +101,15 @@ type TokenRepository interface {
 	Delete(ctx context.Context, userID, id int64) error
 	// DeleteByUser removes every token of the user and says how many went.
 	DeleteByUser(ctx context.Context, userID int64) (int64, error)
+	// DeleteByUserStreamed removes every token of the user, as DeleteByUser
+	// does, and says how many of those that went had been marked by
+	// MarkStreamed.
+	DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error)
+	// MarkStreamed marks the token as one that opened an event stream and
+	// returns it; domain.ErrNotFound when there is no such token. A token
+	// deleted concurrently is either marked first, and then counted by
+	// DeleteByUserStreamed, or gone.
+	MarkStreamed(ctx context.Context, id int64) (domain.Token, error)
 	// DeleteByName removes the user's tokens named name and says how many went.
 	DeleteByName(ctx context.Context, userID int64, name string) (int64, error)
 	// DeleteExpired removes tokens whose expiry is at or before now.

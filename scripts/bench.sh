@@ -8,7 +8,14 @@
 #   BENCH_STORES       sqlite,postgres (either or both), or pgbouncer:
 #                      PostgreSQL through PgBouncer in transaction pooling
 #                      (deploy/pgbouncer.ini on BENCH_PORT + 2), as
-#                      replicas reach it, with DATABASE_DIRECT_URL direct
+#                      replicas reach it, with DATABASE_DIRECT_URL direct,
+#                      or standby: a PostgreSQL primary of the run's own on
+#                      BENCH_PORT + 3 (initdb, with the machine's cluster's
+#                      settings that matter: 128 MB of shared buffers,
+#                      autovacuum off, fsync on) and a hot standby streaming
+#                      from it on BENCH_PORT + 4 (pg_basebackup -R), made
+#                      after the seed, as DATABASE_READ_URL: anonymous
+#                      reads go to the standby
 #   BENCH_DURATION     seconds each measured run lasts (15)
 #   BENCH_WARMUP       seconds of warm-up before it (3)
 #   BENCH_CONNECTIONS  connections (50); BENCH_THREADS wrk threads (2)
@@ -41,7 +48,9 @@
 # PostgreSQL on 5432 as user postgres, in a
 # scratch database inkwell_bench_<pid> that is dropped at the end, also after
 # a failure or an interrupt (with BENCH_PG_KEEP=1, in inkwell_bench_keep_*,
-# which is kept). Every process it starts is stopped by its pid,
+# which is kept; the standby store's pair lives in a temporary folder,
+# removed at the end, and is never kept). Every process it starts is
+# stopped by its pid (the pair's servers through pg_ctl, by theirs),
 # and every wrk run is bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +111,8 @@ done
 [[ $synchronous == full || $synchronous == normal ]] || die "SQLITE_SYNCHRONOUS: want full or normal"
 IFS=, read -ra store_list <<<"$stores"
 for s in "${store_list[@]}"; do
-  [[ $s == sqlite || $s == postgres || $s == pgbouncer ]] || die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer"
+  [[ $s == sqlite || $s == postgres || $s == pgbouncer || $s == standby ]] ||
+    die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer, standby"
 done
 IFS=, read -ra wanted_list <<<"$wanted"
 for s in "${wanted_list[@]}"; do
@@ -129,12 +139,16 @@ need jq
 need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
-[[ $stores == *postgres* || $stores == *pgbouncer* ]] && need psql postgresql-client
+[[ $stores == *postgres* || $stores == *pgbouncer* || $stores == *standby* ]] && need psql postgresql-client
 [[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs PgBouncer 1.21 or later (make services)"; }
 
 base=http://127.0.0.1:$port
 pprof_port=$((port + 1))
-pg=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p 5432 -U postgres)
+# pg reaches the store's PostgreSQL: the machine's, or the standby store's
+# own primary; pg_ports are the servers whose backends count as the run's.
+pg_direct=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p 5432 -U postgres)
+pg=("${pg_direct[@]}")
+pg_ports=(5432)
 cores=$(nproc)
 clk_tck=$(getconf CLK_TCK)
 today=$(date -u +%F)
@@ -144,6 +158,8 @@ server_pid=
 child_pid=
 bouncer_pid=
 bouncer_dir=
+pair_dir=
+pair_bin=
 # store_vars are the server's extra variables for the store being measured.
 store_vars=()
 profile_pid=
@@ -185,6 +201,7 @@ cleanup() {
   stop_server
   stop_bouncer
   drop_db
+  stop_pair
   [[ -n $partial ]] && rm -f "$partial" "$partial"-wal "$partial"-shm
   rm -rf "$work"
   exit "$rc"
@@ -273,6 +290,64 @@ stop_bouncer() {
   bouncer_dir=
 }
 
+# as_postgres runs a command as the postgres user when root runs the
+# script, since PostgreSQL refuses to run as root, from / so that the
+# user need not read the working folder.
+as_postgres() {
+  if [[ $(id -u) == 0 ]]; then
+    (cd / && setpriv --reuid="$(id -u postgres)" --regid="$(id -g postgres)" --clear-groups "$@")
+  else
+    (cd / && "$@")
+  fi
+}
+
+# pair_server starts a PostgreSQL server of the standby store's pair on
+# the data folder given, on a loopback port, and waits for it.
+pair_server() {
+  local dir=$1 listen=$2
+  as_postgres "$pair_bin/pg_ctl" -D "$dir" -l "$dir.log" -w -t 120 -o "-p $listen -k $pair_dir \
+    -c listen_addresses=127.0.0.1 -c shared_buffers=128MB -c autovacuum=off -c max_connections=100 \
+    -c wal_level=replica -c hot_standby=on" start >/dev/null ||
+    { tail -n 20 "$dir.log" >&2; die "PostgreSQL did not start on 127.0.0.1:$listen"; }
+}
+
+# start_primary makes and starts the standby store's primary on
+# BENCH_PORT + 3, with PostgreSQL's binaries of the newest version
+# installed (or PG_BINDIR's).
+start_primary() {
+  pair_bin=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+  [[ -x $pair_bin/initdb && -x $pair_bin/pg_basebackup ]] ||
+    die "BENCH_STORES=standby needs PostgreSQL's server binaries (apt-get install -y postgresql, or PG_BINDIR)"
+  pair_dir=$(mktemp -d /tmp/inkwell-bench-standby.XXXXXX)
+  chmod 755 "$pair_dir"
+  [[ $(id -u) != 0 ]] || chown postgres:postgres "$pair_dir"
+  as_postgres "$pair_bin/initdb" -D "$pair_dir/primary" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log" 2>&1 ||
+    { cat "$work/initdb.log" >&2; die "initdb failed"; }
+  pair_server "$pair_dir/primary" $((port + 3))
+}
+
+# start_standby copies the primary with pg_basebackup -R, which makes the
+# copy a hot standby streaming from it, and starts it on BENCH_PORT + 4.
+start_standby() {
+  as_postgres "$pair_bin/pg_basebackup" -h 127.0.0.1 -p $((port + 3)) -U postgres -D "$pair_dir/standby" \
+    -R -X stream -c fast --no-sync >"$work/basebackup.log" 2>&1 ||
+    { cat "$work/basebackup.log" >&2; die "pg_basebackup failed"; }
+  pair_server "$pair_dir/standby" $((port + 4))
+}
+
+# stop_pair stops the pair's servers at once and removes their folder.
+stop_pair() {
+  [[ -n $pair_dir ]] || return 0
+  local d
+  for d in standby primary; do
+    [[ -f $pair_dir/$d/postmaster.pid ]] || continue
+    as_postgres "$pair_bin/pg_ctl" -D "$pair_dir/$d" -m immediate -w stop >/dev/null 2>&1 ||
+      say "could not stop the $d in $pair_dir; stop it by hand"
+  done
+  rm -rf "$pair_dir"
+  pair_dir=
+}
+
 # ticks prints a process's CPU time so far, in clock ticks.
 ticks() {
   awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
@@ -282,9 +357,11 @@ ticks() {
 # scratch database: the database work of the run, and nobody else's.
 pg_ticks() {
   [[ -n $pg_db ]] || return 0
-  local pid
-  for pid in $("${pg[@]}" -d postgres -Atc "SELECT pid FROM pg_stat_activity WHERE datname = '$pg_db'"); do
-    echo "$pid $(ticks "$pid")"
+  local pid p
+  for p in "${pg_ports[@]}"; do
+    for pid in $("${pg_direct[@]/5432/$p}" -d postgres -Atc "SELECT pid FROM pg_stat_activity WHERE datname = '$pg_db'"); do
+      echo "$pid $(ticks "$pid")"
+    done
   done
 }
 
@@ -564,7 +641,7 @@ scenario() {
     --argjson client "$(awk 'NR == FNR {a = $1; next} {print $1 - a}' "$work/children-before" "$work/children-after")" \
     --argjson errors_logged "$(grep -c '"level":"ERROR"' "$log" || true)" '
       {server_pct: ($server / $hz / .seconds * 100 | round),
-       postgres_pct: (if $store == "postgres" or $store == "pgbouncer" then ($pgticks / $hz / .seconds * 100 | round) else 0 end),
+       postgres_pct: (if $store == "postgres" or $store == "pgbouncer" or $store == "standby" then ($pgticks / $hz / .seconds * 100 | round) else 0 end),
        wrk_pct: ($client / .seconds * 100 | round),
        machine_pct: ($busy / $total * 100 * $cores | round),
        machine_busy_before_pct: ($before * $cores)} as $cpu
@@ -613,15 +690,22 @@ for store in "${store_list[@]}"; do
   else
     pg_isready -q -h 127.0.0.1 -p 5432 || die "PostgreSQL does not answer on 127.0.0.1:5432 (make services starts it)"
     started=$(date +%s)
-    if ((keep_pg)); then
+    pg_port=5432
+    if [[ $store == standby ]]; then
+      start_primary
+      pg_port=$((port + 3))
+      pg=("${pg_direct[@]/5432/$pg_port}")
+      pg_ports=("$pg_port" $((port + 4)))
+    fi
+    if ((keep_pg)) && [[ $store != standby ]]; then
       # Named, as the SQLite file is, by what decides its content.
       pg_db=inkwell_bench_keep_${posts}_cost${cost}_$(cat sql/postgres/migrations/*.sql adapters/postgres/seed.go \
         internal/demo/demo.go internal/demo/stream.go internal/demo/words.go | sha256sum | cut -c1-12)
     else
       pg_db=inkwell_bench_$$
     fi
-    url="postgres://postgres@127.0.0.1:5432/$pg_db?sslmode=disable"
-    if ((keep_pg)) && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
+    url="postgres://postgres@127.0.0.1:$pg_port/$pg_db?sslmode=disable"
+    if ((keep_pg)) && [[ $store != standby ]] && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
       say "reusing PostgreSQL database $pg_db (drop it to seed again)"
       pg_kept=1
     else
@@ -630,7 +714,11 @@ for store in "${store_list[@]}"; do
       "${pg[@]}" -d postgres -c "CREATE DATABASE \"$pg_db\"" >/dev/null
       say "seeding PostgreSQL ($posts posts) into $pg_db"
       seed "$url" "$work/seed-postgres.log"
-      ((keep_pg == 0)) || pg_kept=1
+      ((keep_pg == 0)) || [[ $store == standby ]] || pg_kept=1
+    fi
+    if [[ $store == standby ]]; then
+      start_standby
+      store_vars=(DATABASE_READ_URL="postgres://postgres@127.0.0.1:$((port + 4))/$pg_db?sslmode=disable")
     fi
     sample postgres "$pg_db"
     if [[ $store == pgbouncer ]]; then
@@ -660,6 +748,9 @@ for store in "${store_list[@]}"; do
   stop_bouncer
   store_vars=()
   drop_db
+  stop_pair
+  pg=("${pg_direct[@]}")
+  pg_ports=(5432)
   pg_kept=
 done
 

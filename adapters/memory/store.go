@@ -230,10 +230,12 @@ type counter struct {
 // place, only replaced, and their slices and pointers belong to the store
 // alone, so a shallow copy of the maps is a full snapshot.
 type state struct {
-	users        map[int64]domain.User
-	userEmails   map[string]int64
-	tokens       map[int64]domain.Token
-	tokenHashes  map[string]int64
+	users       map[int64]domain.User
+	userEmails  map[string]int64
+	tokens      map[int64]domain.Token
+	tokenHashes map[string]int64
+	// streamed holds the ids of the tokens that opened an event stream.
+	streamed     map[int64]bool
 	counters     map[string]counter
 	people       map[int64]domain.Person
 	personEmails map[string]int64
@@ -270,6 +272,7 @@ func newState() *state {
 		userEmails:     map[string]int64{},
 		tokens:         map[int64]domain.Token{},
 		tokenHashes:    map[string]int64{},
+		streamed:       map[int64]bool{},
 		counters:       map[string]counter{},
 		people:         map[int64]domain.Person{},
 		personEmails:   map[string]int64{},
@@ -296,6 +299,7 @@ func (s *state) clone() *state {
 	c.userEmails = maps.Clone(s.userEmails)
 	c.tokens = maps.Clone(s.tokens)
 	c.tokenHashes = maps.Clone(s.tokenHashes)
+	c.streamed = maps.Clone(s.streamed)
 	c.counters = maps.Clone(s.counters)
 	c.people = maps.Clone(s.people)
 	c.personEmails = maps.Clone(s.personEmails)

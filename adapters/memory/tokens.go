@@ -25,15 +25,25 @@ func cloneToken(t domain.Token) domain.Token {
 // deleteTokens removes the tokens for which match holds and says how many
 // went.
 func (s *state) deleteTokens(match func(domain.Token) bool) int64 {
-	var n int64
+	n, _ := s.deleteTokensStreamed(match)
+	return n
+}
+
+// deleteTokensStreamed is deleteTokens, saying also how many of the tokens
+// that went had opened an event stream.
+func (s *state) deleteTokensStreamed(match func(domain.Token) bool) (n, streamed int64) {
 	for id, t := range s.tokens {
 		if match(t) {
 			delete(s.tokens, id)
 			delete(s.tokenHashes, t.Hash)
+			if s.streamed[id] {
+				streamed++
+			}
+			delete(s.streamed, id)
 			n++
 		}
 	}
-	return n
+	return n, streamed
 }
 
 // Create refuses a digest that is already stored with domain.ErrConflict,
@@ -127,6 +137,7 @@ func (r tokens) Delete(ctx context.Context, userID, id int64) error {
 		}
 		delete(s.tokens, id)
 		delete(s.tokenHashes, t.Hash)
+		delete(s.streamed, id)
 		return nil
 	})
 }
@@ -138,6 +149,29 @@ func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 		return nil
 	})
 	return n, err
+}
+
+func (r tokens) DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error) {
+	var n int64
+	err := r.u.write(ctx, func(s *state) error {
+		_, n = s.deleteTokensStreamed(func(t domain.Token) bool { return t.UserID == userID })
+		return nil
+	})
+	return n, err
+}
+
+func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error) {
+	var out domain.Token
+	err := r.u.write(ctx, func(s *state) error {
+		t, ok := s.tokens[id]
+		if !ok {
+			return fmt.Errorf("mark token %d streamed: %w", id, domain.ErrNotFound)
+		}
+		s.streamed[id] = true
+		out = cloneToken(t)
+		return nil
+	})
+	return out, err
 }
 
 func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {

@@ -251,9 +251,11 @@ func TestSlugSuffixConcurrently(t *testing.T) {
 	}
 }
 
-// TestQueries checks what the statement counter counts: nothing for
-// migrations and pings, one per statement, and BEGIN and COMMIT around a
-// transaction.
+// TestQueries checks what the statement and round-trip counters count:
+// nothing for migrations and pings, one statement per statement, and BEGIN
+// and COMMIT around a transaction; one round trip per statement sent alone
+// or batch, BEGIN going with a transaction's first statement and nothing
+// sent for a transaction that sends no statement.
 func TestQueries(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -265,35 +267,40 @@ func TestQueries(t *testing.T) {
 	if got := st.Queries(); got != 0 {
 		t.Errorf("Queries after Ping: got %d, want 0", got)
 	}
+	if got := st.RoundTrips(); got != 0 {
+		t.Errorf("RoundTrips after Open and Ping: got %d, want 0", got)
+	}
 
 	steps := []struct {
 		name string
 		run  func() error
 		want int64
+		// trips is the round trips it costs.
+		trips int64
 	}{
 		{"PostViews.ListViews planned per call (an empty page and a count)", func() error {
 			_, _, err := st.Repos().PostViews.ListViews(ctx, ports.PostFilter{Viewer: 1, Search: "x", TagSlug: "go"}, ports.Page{Limit: 10, Offset: 10})
 			return err
-		}, 2},
+		}, 2, 2},
 		{"count", func() error {
 			_, err := postgres.CountPosts(ctx, st.Repos(), ports.PostFilter{AuthorID: 1})
 			return err
-		}, 1},
+		}, 1, 1},
 		{"PostViews.ListViewsAfter (page and tags in one batch)", func() error {
 			_, err := st.Repos().PostViews.ListViewsAfter(ctx, ports.PostFilter{}, &ports.PostCursor{CreatedAt: t0.UnixMicro(), ID: 9}, 10)
 			return err
-		}, 2},
+		}, 2, 1},
 		{"PostViews.View (three statements in one batch)", func() error {
 			_, err := st.Repos().PostViews.View(ctx, 1, 10)
 			if errors.Is(err, domain.ErrNotFound) {
 				return nil
 			}
 			return err
-		}, 3},
+		}, 3, 1},
 		{"Posts.LastSlugSuffix (lock and query)", func() error {
 			_, err := st.Repos().Posts.LastSlugSuffix(ctx, "x")
 			return err
-		}, 2},
+		}, 2, 2},
 		{"InTx with two statements", func() error {
 			return st.InTx(ctx, func(r ports.Repos) error {
 				if _, err := r.Tags.List(ctx); err != nil {
@@ -302,13 +309,34 @@ func TestQueries(t *testing.T) {
 				_, err := postgres.CountPosts(ctx, r, ports.PostFilter{})
 				return err
 			})
-		}, 4},
+		}, 4, 3},
+		{"InTx with a batch first (BEGIN with the batch)", func() error {
+			return st.InTx(ctx, func(r ports.Repos) error {
+				_, err := r.PostViews.ListViewsAfter(ctx, ports.PostFilter{}, nil, 10)
+				return err
+			})
+		}, 4, 2},
+		{"InTx that sends nothing", func() error {
+			return st.InTx(ctx, func(ports.Repos) error { return nil })
+		}, 0, 0},
+		{"InTx whose statement fails, rolled back", func() error {
+			err := st.InTx(ctx, func(r ports.Repos) error {
+				return r.Posts.Create(ctx, &domain.Post{})
+			})
+			if err == nil {
+				return errors.New("a post without an author was created")
+			}
+			return nil
+		}, 3, 2},
 	}
 	for _, s := range steps {
-		before := st.Queries()
+		before, trips := st.Queries(), st.RoundTrips()
 		mustDo(t, s.name, s.run())
 		if got := st.Queries() - before; got != s.want {
 			t.Errorf("%s: sent %d statements, want %d", s.name, got, s.want)
+		}
+		if got := st.RoundTrips() - trips; got != s.trips {
+			t.Errorf("%s: took %d round trips, want %d", s.name, got, s.trips)
 		}
 	}
 }

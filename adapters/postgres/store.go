@@ -112,16 +112,18 @@ func (s *Store) close() {
 // statementCounter is a pgx.QueryTracer and pgx.BatchTracer that counts
 // the statements sent on the pool's connections, those of a batch one by
 // one: one atomic add each, cheap enough to leave on in production.
-type statementCounter struct{ n atomic.Int64 }
+type statementCounter struct{ n, trips atomic.Int64 }
 
 func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	c.trips.Add(1)
 	return ctx
 }
 
 func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 func (c *statementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.trips.Add(1)
 	return ctx
 }
 
@@ -137,6 +139,12 @@ func (c *statementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBa
 // COMMIT and ROLLBACK included; migrations, Ping and the pool's own health
 // checks do not.
 func (s *Store) Queries() int64 { return s.statements.n.Load() }
+
+// RoundTrips returns how many times the store has sent statements and
+// waited for their answers since Open: one per statement sent alone, one
+// per batch, however many statements it holds. Through a pooler each
+// costs a pass through it. What Queries leaves out, this does too.
+func (s *Store) RoundTrips() int64 { return s.statements.trips.Load() }
 
 // configurePool sets the pool limits that the URL leaves open; a pool_*,
 // connect_timeout or default_query_exec_mode parameter in the URL always
@@ -190,26 +198,32 @@ func (s *Store) Repos() ports.Repos { return newRepos(s.pool, s.queries, s.total
 
 // InTx runs fn in one transaction on one connection. It commits when fn
 // returns nil and rolls back when fn returns an error or panics; the panic
-// then continues.
+// then continues. BEGIN goes with the first statement (lazyTx), so that
+// BEGIN costs no round trip of its own.
 func (s *Store) InTx(ctx context.Context, fn func(ports.Repos) error) (err error) {
-	tx, err := s.pool.Begin(ctx)
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return storeError("begin transaction", err)
 	}
+	// A connection left in a transaction, by a failed rollback or commit,
+	// is closed rather than reused when it is released.
+	defer conn.Release()
+	tx := beginLazy(conn)
 	// The rollback must run even when ctx is what ended the transaction, so
 	// that the connection goes back to the pool clean.
-	rollback := func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }
+	rollback := func() { _ = tx.rollback(context.WithoutCancel(ctx)) }
 	defer func() {
 		if p := recover(); p != nil {
 			rollback()
 			panic(p)
 		}
 	}()
-	if err := fn(newRepos(tx, s.queries.WithTx(tx), nil, nil)); err != nil {
+	if err := fn(newRepos(tx, db.New(tx), nil, nil)); err != nil {
 		rollback()
 		return err
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if err := tx.commit(ctx); err != nil {
+		rollback()
 		return storeError("commit transaction", err)
 	}
 	return nil

@@ -104,6 +104,29 @@ func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 	return n, storeError(fmt.Sprintf("delete tokens of user %d", userID), err)
 }
 
+func (r tokens) DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error) {
+	gone, err := r.q.DeleteTokensByUserStreamed(ctx, userID)
+	if err != nil {
+		return 0, storeError(fmt.Sprintf("delete tokens of user %d", userID), err)
+	}
+	var n int64
+	for _, streamed := range gone {
+		if streamed {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error) {
+	op := fmt.Sprintf("mark token %d streamed", id)
+	row, err := r.q.MarkTokenStreamed(ctx, id)
+	if err != nil {
+		return domain.Token{}, storeError(op, err)
+	}
+	return tokenOf(op, row)
+}
+
 func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
 	n, err := r.q.DeleteTokensByName(ctx, db.DeleteTokensByNameParams{UserID: userID, Name: name})
 	return n, storeError(fmt.Sprintf("delete tokens by name of user %d", userID), err)

@@ -97,6 +97,26 @@ func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 	return n, nil
 }
 
+func (r tokens) DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error) {
+	gone, err := r.c.write.DeleteTokensByUserStreamed(ctx, userID)
+	if err != nil {
+		return 0, storeError(fmt.Sprintf("delete tokens of user %d", userID), err)
+	}
+	var n int64
+	for _, streamed := range gone {
+		n += streamed
+	}
+	return n, nil
+}
+
+func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error) {
+	row, err := r.c.write.MarkTokenStreamed(ctx, id)
+	if err != nil {
+		return domain.Token{}, storeError(fmt.Sprintf("mark token %d streamed", id), err)
+	}
+	return tokenOf(row)
+}
+
 func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
 	n, err := r.c.write.DeleteTokensByName(ctx, db.DeleteTokensByNameParams{UserID: userID, Name: name})
 	if err != nil {

@@ -15,6 +15,7 @@ var tokenTests = []storeTest{
 	{"ListByUser", testTokenListByUser},
 	{"Delete", testTokenDelete},
 	{"DeleteByUser", testTokenDeleteByUser},
+	{"Streamed", testTokenStreamed},
 	{"DeleteByName", testTokenDeleteByName},
 	{"DeleteExpired", testTokenDeleteExpired},
 	{"Touch", testTokenTouch},
@@ -227,6 +228,59 @@ func testTokenDeleteByUser(t *testing.T, st ports.Store) {
 	list, err = r.Tokens.ListByUser(ctx, bob.ID)
 	if checkErr(t, "Tokens.ListByUser of the other user", err, nil) {
 		check(t, "the other user's tokens", list, []domain.Token{bobs})
+	}
+}
+
+// testTokenStreamed marks tokens as having opened a stream: MarkStreamed
+// returns the token as stored, or domain.ErrNotFound, and
+// DeleteByUserStreamed deletes every token of the user, counting the
+// marked ones, in a transaction as outside one.
+func testTokenStreamed(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	bob := createUser(t, r, newUser("Bob", "bob@example.com"))
+	var anns []domain.Token
+	for i := range 3 {
+		anns = append(anns, createToken(t, r, newToken(ann.ID, fmt.Sprint("token ", i), at(time.Duration(i)*time.Second))))
+	}
+	bobs := createToken(t, r, newToken(bob.ID, "bob's", base))
+	for _, tok := range []domain.Token{anns[0], anns[2], anns[2], bobs} {
+		got, err := r.Tokens.MarkStreamed(ctx, tok.ID)
+		if checkErr(t, "Tokens.MarkStreamed", err, nil) {
+			check(t, "the token MarkStreamed returns", got, tok)
+		}
+	}
+	_, err := r.Tokens.MarkStreamed(ctx, missingID)
+	checkErr(t, "Tokens.MarkStreamed of a missing token", err, domain.ErrNotFound)
+
+	n, err := r.Tokens.DeleteByUserStreamed(ctx, ann.ID)
+	if checkErr(t, "Tokens.DeleteByUserStreamed", err, nil) && n != 2 {
+		t.Errorf("Tokens.DeleteByUserStreamed: got %d streamed, want 2", n)
+	}
+	list, err := r.Tokens.ListByUser(ctx, ann.ID)
+	if checkErr(t, "Tokens.ListByUser", err, nil) && len(list) != 0 {
+		t.Errorf("Tokens.ListByUser after DeleteByUserStreamed: got %d tokens, want 0", len(list))
+	}
+	_, err = r.Tokens.MarkStreamed(ctx, anns[1].ID)
+	checkErr(t, "Tokens.MarkStreamed of a deleted token", err, domain.ErrNotFound)
+
+	// Tokens that never streamed, and a user without tokens, count none.
+	createToken(t, r, newToken(ann.ID, "fresh", at(time.Minute)))
+	for _, step := range []string{"unmarked tokens", "no tokens"} {
+		err = st.InTx(ctx, func(r ports.Repos) error {
+			var err error
+			n, err = r.Tokens.DeleteByUserStreamed(ctx, ann.ID)
+			return err
+		})
+		if checkErr(t, "Tokens.DeleteByUserStreamed of "+step, err, nil) && n != 0 {
+			t.Errorf("Tokens.DeleteByUserStreamed of %s: got %d streamed, want 0", step, n)
+		}
+	}
+	// The other user's mark stays with its token.
+	n, err = r.Tokens.DeleteByUserStreamed(ctx, bob.ID)
+	if checkErr(t, "Tokens.DeleteByUserStreamed of the other user", err, nil) && n != 1 {
+		t.Errorf("Tokens.DeleteByUserStreamed of the other user: got %d streamed, want 1", n)
 	}
 }
 

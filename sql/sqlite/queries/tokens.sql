@@ -31,6 +31,16 @@ DELETE FROM personal_access_tokens WHERE user_id = @user_id AND id = @id;
 -- name: DeleteTokensByUser :execrows
 DELETE FROM personal_access_tokens WHERE user_id = @user_id;
 
+-- DeleteTokensByUserStreamed is DeleteTokensByUser for a login: a row per
+-- token that went, saying whether it ever opened an event stream.
+-- name: DeleteTokensByUserStreamed :many
+DELETE FROM personal_access_tokens WHERE user_id = @user_id RETURNING streamed;
+
+-- MarkTokenStreamed marks the token as one that opened an event stream and
+-- returns it; no row when it is gone.
+-- name: MarkTokenStreamed :one
+UPDATE personal_access_tokens SET streamed = 1 WHERE id = @id RETURNING *;
+
 -- name: DeleteTokensByName :execrows
 DELETE FROM personal_access_tokens WHERE user_id = @user_id AND name = @name;
 

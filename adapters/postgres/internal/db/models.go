@@ -107,6 +107,7 @@ type PersonalAccessToken struct {
 	ExpiresAt  pgtype.Timestamptz
 	CreatedAt  pgtype.Timestamptz
 	UpdatedAt  pgtype.Timestamptz
+	Streamed   bool
 }
 
 type Post struct {

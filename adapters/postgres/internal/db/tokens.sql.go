@@ -88,6 +88,32 @@ func (q *Queries) DeleteTokensByUser(ctx context.Context, userID int64) (int64, 
 	return result.RowsAffected(), nil
 }
 
+const deleteTokensByUserStreamed = `-- name: DeleteTokensByUserStreamed :many
+DELETE FROM personal_access_tokens WHERE user_id = $1 RETURNING streamed
+`
+
+// DeleteTokensByUserStreamed is DeleteTokensByUser for a login: a row per
+// token that went, saying whether it ever opened an event stream.
+func (q *Queries) DeleteTokensByUserStreamed(ctx context.Context, userID int64) ([]bool, error) {
+	rows, err := q.db.Query(ctx, deleteTokensByUserStreamed, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []bool
+	for rows.Next() {
+		var streamed bool
+		if err := rows.Scan(&streamed); err != nil {
+			return nil, err
+		}
+		items = append(items, streamed)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const deleteUserToken = `-- name: DeleteUserToken :execrows
 DELETE FROM personal_access_tokens WHERE id = $1 AND user_id = $2
 `
@@ -106,7 +132,7 @@ func (q *Queries) DeleteUserToken(ctx context.Context, arg DeleteUserTokenParams
 }
 
 const getToken = `-- name: GetToken :one
-SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at FROM personal_access_tokens WHERE id = $1
+SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at, streamed FROM personal_access_tokens WHERE id = $1
 `
 
 func (q *Queries) GetToken(ctx context.Context, id int64) (PersonalAccessToken, error) {
@@ -122,12 +148,13 @@ func (q *Queries) GetToken(ctx context.Context, id int64) (PersonalAccessToken, 
 		&i.ExpiresAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Streamed,
 	)
 	return i, err
 }
 
 const getTokenByHash = `-- name: GetTokenByHash :one
-SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at FROM personal_access_tokens WHERE token_hash = $1
+SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at, streamed FROM personal_access_tokens WHERE token_hash = $1
 `
 
 func (q *Queries) GetTokenByHash(ctx context.Context, tokenHash string) (PersonalAccessToken, error) {
@@ -143,12 +170,13 @@ func (q *Queries) GetTokenByHash(ctx context.Context, tokenHash string) (Persona
 		&i.ExpiresAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Streamed,
 	)
 	return i, err
 }
 
 const getTokenWithUser = `-- name: GetTokenWithUser :one
-SELECT t.id, t.user_id, t.name, t.token_hash, t.abilities, t.last_used_at, t.expires_at, t.created_at, t.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin
+SELECT t.id, t.user_id, t.name, t.token_hash, t.abilities, t.last_used_at, t.expires_at, t.created_at, t.updated_at, t.streamed, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin
 FROM personal_access_tokens t
 JOIN users u ON u.id = t.user_id
 WHERE t.id = $1
@@ -174,6 +202,7 @@ func (q *Queries) GetTokenWithUser(ctx context.Context, id int64) (GetTokenWithU
 		&i.PersonalAccessToken.ExpiresAt,
 		&i.PersonalAccessToken.CreatedAt,
 		&i.PersonalAccessToken.UpdatedAt,
+		&i.PersonalAccessToken.Streamed,
 		&i.User.ID,
 		&i.User.Name,
 		&i.User.Email,
@@ -190,7 +219,7 @@ func (q *Queries) GetTokenWithUser(ctx context.Context, id int64) (GetTokenWithU
 }
 
 const listTokensByUser = `-- name: ListTokensByUser :many
-SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at FROM personal_access_tokens
+SELECT id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at, streamed FROM personal_access_tokens
 WHERE user_id = $1
 ORDER BY created_at, id
 `
@@ -214,6 +243,7 @@ func (q *Queries) ListTokensByUser(ctx context.Context, userID int64) ([]Persona
 			&i.ExpiresAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Streamed,
 		); err != nil {
 			return nil, err
 		}
@@ -223,6 +253,30 @@ func (q *Queries) ListTokensByUser(ctx context.Context, userID int64) ([]Persona
 		return nil, err
 	}
 	return items, nil
+}
+
+const markTokenStreamed = `-- name: MarkTokenStreamed :one
+UPDATE personal_access_tokens SET streamed = true WHERE id = $1 RETURNING id, user_id, name, token_hash, abilities, last_used_at, expires_at, created_at, updated_at, streamed
+`
+
+// MarkTokenStreamed marks the token as one that opened an event stream and
+// returns it; no row when it is gone.
+func (q *Queries) MarkTokenStreamed(ctx context.Context, id int64) (PersonalAccessToken, error) {
+	row := q.db.QueryRow(ctx, markTokenStreamed, id)
+	var i PersonalAccessToken
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Name,
+		&i.TokenHash,
+		&i.Abilities,
+		&i.LastUsedAt,
+		&i.ExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Streamed,
+	)
+	return i, err
 }
 
 const touchToken = `-- name: TouchToken :exec

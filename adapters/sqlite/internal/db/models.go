@@ -111,6 +111,7 @@ type PersonalAccessToken struct {
 	ExpiresAt  sql.NullInt64
 	CreatedAt  int64
 	UpdatedAt  int64
+	Streamed   int64
 }
 
 type Post struct {
