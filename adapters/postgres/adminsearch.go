@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -18,10 +19,12 @@ import (
 // of a LIKE pattern (see searchPlan for how far off it goes). Each of the
 // three reads is written so that PostgreSQL has one way to run it:
 //
-//   - matches has no ORDER BY, so that nothing but the trigram index
-//     (posts_title_trgm, users_name_trgm with users_email_key_trgm) or, for
-//     a pattern too short for trigrams, a scan that the LIMIT stops, can
-//     serve it;
+//   - matches of users has no ORDER BY, so that nothing but the trigram
+//     indexes (users_name_trgm with users_email_key_trgm) or, for a pattern
+//     too short for trigrams, a scan that the LIMIT stops, can serve it;
+//     matches of posts asks the title indexes for the search's candidates
+//     (searchCandidates, as the public search does) and orders them as
+//     sorted does, so that no estimate makes a scan look cheaper;
 //   - walk reads a fixed number of rows of the list's index in order (the
 //     inner LIMIT) and tests them;
 //   - sorted orders by an expression no index gives (created_at plus a
@@ -133,9 +136,27 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	if q.Status != "" {
 		list = `posts WHERE status = '` + string(q.Status) + `'`
 	}
+	// The index reads ask for the search's candidates (searchCandidates,
+	// as the public search does): the pieces where its words join through
+	// posts_title_joined_trgm, or the reduced pattern of its words through
+	// posts_title_trgm, whose posting lists cost a phrase of common words
+	// far less than its own trigrams' do. Both indexes cover every post,
+	// drafts included. With candidates, matches orders by an expression no
+	// index gives, so that the index read is the only one that does not
+	// pass every post (a LIMIT alone let the planner pick a scan).
+	cand := searchCandidates(strings.ToLower(q.Search))
+	indexed, order := where, ""
+	if cand.column != "" {
+		indexed = cand.column + ` LIKE $2 ESCAPE '\' AND ` + where
+		order = ` ORDER BY p.created_at + interval '0' DESC, p.id DESC`
+	}
+	indexArgs := []any{pattern}
+	if cand.column != "" {
+		indexArgs = append(indexArgs, cand.pattern)
+	}
 	f := adminsearch.Finder{
 		Matches: func(ctx context.Context, limit int) ([]adminsearch.Key, error) {
-			return r.adminKeys(ctx, op, `SELECT created_at, id FROM posts WHERE `+where+limitSQL(limit), true, pattern)
+			return r.adminKeys(ctx, op, `SELECT p.created_at, p.id FROM posts p WHERE `+indexed+order+limitSQL(limit), true, indexArgs...)
 		},
 		Walk: func(ctx context.Context, examine, take int) ([]adminsearch.Key, error) {
 			return r.adminKeys(ctx, op, `SELECT created_at, id FROM (
@@ -143,8 +164,8 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 ) w WHERE `+where+` ORDER BY created_at DESC, id DESC`+limitSQL(take), true, pattern)
 		},
 		Sorted: func(ctx context.Context, take int) ([]adminsearch.Key, error) {
-			return r.adminKeys(ctx, op, `SELECT created_at, id FROM posts WHERE `+where+
-				` ORDER BY created_at + interval '0' DESC, id DESC`+limitSQL(take), true, pattern)
+			return r.adminKeys(ctx, op, `SELECT p.created_at, p.id FROM posts p WHERE `+indexed+
+				` ORDER BY p.created_at + interval '0' DESC, p.id DESC`+limitSQL(take), true, indexArgs...)
 		},
 	}
 	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
