@@ -23,7 +23,8 @@ import (
 //     indexes (users_name_trgm with users_email_key_trgm) or, for a pattern
 //     too short for trigrams, a scan that the LIMIT stops, can serve it;
 //     matches of posts asks the title indexes for the search's candidates
-//     (searchCandidates, as the public search does) and orders them as
+//     (searchCandidates, as the public search does) and, when it reads
+//     past the count's bound (a rare word's every match), orders them as
 //     sorted does, so that no estimate makes a scan look cheaper;
 //   - walk reads a fixed number of rows of the list's index in order (the
 //     inner LIMIT) and tests them;
@@ -141,14 +142,21 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	// posts_title_joined_trgm, or the reduced pattern of its words through
 	// posts_title_trgm, whose posting lists cost a phrase of common words
 	// far less than its own trigrams' do. Both indexes cover every post,
-	// drafts included. With candidates, matches orders by an expression no
-	// index gives, so that the index read is the only one that does not
-	// pass every post (a LIMIT alone let the planner pick a scan).
+	// drafts included. With candidates, a read of matches past the bound
+	// orders by an expression no index gives, so that the index read is the
+	// only one that does not pass every post (a LIMIT alone let the planner
+	// pick a scan).
+	//
+	// The order is asked only of a read past the bound, which adminsearch
+	// makes when the walk did not find the page, a rare word's read of all
+	// its matches: the count of a word the walk found often (Matches of
+	// CountUpTo+1) would read and sort every match of "journey" (43,000
+	// titles) for 201 of them, where a LIMIT alone stops the read early,
+	// by whichever way the planner takes.
 	cand := searchCandidates(strings.ToLower(q.Search))
-	indexed, order := where, ""
+	indexed := where
 	if cand.column != "" {
 		indexed = cand.column + ` LIKE $2 ESCAPE '\' AND ` + where
-		order = ` ORDER BY p.created_at + interval '0' DESC, p.id DESC`
 	}
 	indexArgs := []any{pattern}
 	if cand.column != "" {
@@ -156,6 +164,10 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	}
 	f := adminsearch.Finder{
 		Matches: func(ctx context.Context, limit int) ([]adminsearch.Key, error) {
+			order := ""
+			if cand.column != "" && limit > q.CountUpTo+1 {
+				order = ` ORDER BY p.created_at + interval '0' DESC, p.id DESC`
+			}
 			return r.adminKeys(ctx, op, `SELECT p.created_at, p.id FROM posts p WHERE `+indexed+order+limitSQL(limit), true, indexArgs...)
 		},
 		Walk: func(ctx context.Context, examine, take int) ([]adminsearch.Key, error) {
