@@ -158,8 +158,10 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	// patterns' shares, took the index and built its whole bitmap (at a
 	// million posts, p50 72 to 180 ms for "journey" under 10 clients).
 	// Sorted, which reads a common word's matches in order (a deep page),
-	// keeps its own pattern too: with "%ink%ell%" page 30 of "inkwell"
-	// went from p50 250-305 to 370-400 ms.
+	// keeps its own pattern too. A deep page of a common word also reads
+	// its matches past the bound, every candidate in order where a LIMIT
+	// alone stopped at 5,001: page 30 of "inkwell" measured p50 about 390
+	// against 280 ms under heavy load (bench/results/2026-11-26-console-1m-joins.md).
 	cand := searchCandidates(strings.ToLower(q.Search))
 	indexed := where
 	if cand.column != "" {
