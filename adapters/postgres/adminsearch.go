@@ -23,10 +23,10 @@ import (
 //     (posts_title_trgm, users_name_trgm with users_email_key_trgm) or, for
 //     a pattern too short for trigrams or a common one, a scan that the
 //     LIMIT stops, can serve it; but matches of posts read past the
-//     count's bound (a rare word's every match) asks the title indexes for
-//     the search's candidates (searchCandidates, as the public search
-//     does) and orders them as sorted does, so that no estimate makes a
-//     scan look cheaper;
+//     count's bound (a rare phrase's every match) asks
+//     posts_title_joined_trgm for the search's join pieces
+//     (searchCandidates, as the public search does) and orders them as
+//     sorted does, so that no estimate makes a scan look cheaper;
 //   - walk reads a fixed number of rows of the list's index in order (the
 //     inner LIMIT) and tests them;
 //   - sorted orders by an expression no index gives (created_at plus a
@@ -138,15 +138,14 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	if q.Status != "" {
 		list = `posts WHERE status = '` + string(q.Status) + `'`
 	}
-	// The index reads ask for the search's candidates (searchCandidates,
-	// as the public search does): the pieces where its words join through
-	// posts_title_joined_trgm, or the reduced pattern of its words through
-	// posts_title_trgm, whose posting lists cost a phrase of common words
-	// far less than its own trigrams' do. Both indexes cover every post,
-	// drafts included. With candidates, a read of matches past the bound
-	// orders by an expression no index gives, as sorted does, so that the
-	// index read is the only one that does not pass every post (a LIMIT
-	// alone let the planner pick a scan).
+	// A search across words reads its matches past the bound through the
+	// candidates the public search asks for (searchCandidates): the pieces
+	// where its words join, through posts_title_joined_trgm, which covers
+	// every post, drafts included, and whose posting lists cost a phrase of
+	// common words far less than its own trigrams' do in posts_title_trgm.
+	// That read orders by an expression no index gives, as sorted does, so
+	// that the index read is the only one that does not pass every post (a
+	// LIMIT alone let the planner pick a scan).
 	//
 	// Candidates and order are asked only of a read past the bound, which
 	// adminsearch makes when the walk did not find the page, a rare word's
@@ -158,10 +157,13 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	// patterns' shares, took the index and built its whole bitmap (at a
 	// million posts, p50 72 to 180 ms for "journey" under 10 clients).
 	// Sorted, which reads a common word's matches in order (a deep page),
-	// keeps its own pattern too. A deep page of a common word also reads
-	// its matches past the bound, every candidate in order where a LIMIT
-	// alone stopped at 5,001: page 30 of "inkwell" measured p50 about 390
-	// against 280 ms under heavy load (bench/results/2026-11-26-console-1m-joins.md).
+	// keeps its own pattern too. So does the read past the bound of a
+	// search without join pieces: PostgreSQL puts the reduced pattern and
+	// the search's own into one condition on posts_title_trgm, which saves
+	// no posting list, and the order made a deep page of a common word,
+	// which reads past the bound too, read every candidate where a LIMIT
+	// alone stopped at 5,001 (page 30 of "inkwell", p50 about 390 against
+	// 280 ms under load, bench/results/2026-11-26-console-1m-joins.md).
 	cand := searchCandidates(strings.ToLower(q.Search))
 	indexed := where
 	if cand.column != "" {
@@ -173,7 +175,7 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	}
 	f := adminsearch.Finder{
 		Matches: func(ctx context.Context, limit int) ([]adminsearch.Key, error) {
-			if cand.column == "" || limit <= q.CountUpTo+1 {
+			if cand.column != joinedTitle || limit <= q.CountUpTo+1 {
 				return r.adminKeys(ctx, op, `SELECT created_at, id FROM posts WHERE `+where+limitSQL(limit), true, pattern)
 			}
 			return r.adminKeys(ctx, op, `SELECT p.created_at, p.id FROM posts p WHERE `+indexed+
