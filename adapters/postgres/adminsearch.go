@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -20,13 +21,17 @@ import (
 //
 //   - matches has no ORDER BY, so that nothing but the trigram index
 //     (posts_title_trgm, users_name_trgm with users_email_key_trgm) or, for
-//     a pattern too short for trigrams, a scan that the LIMIT stops, can
-//     serve it;
+//     a pattern too short for trigrams or a common one, a scan that the
+//     LIMIT stops, can serve it; but matches of posts read past the
+//     count's bound (a rare phrase's every match) asks
+//     posts_title_joined_trgm for the search's join pieces
+//     (searchCandidates, as the public search does) and orders them as
+//     sorted does, so that no estimate makes a scan look cheaper;
 //   - walk reads a fixed number of rows of the list's index in order (the
 //     inner LIMIT) and tests them;
 //   - sorted orders by an expression no index gives (created_at plus a
-//     zero interval, id plus zero), so that the matches come from the
-//     trigram index and are sorted.
+//     zero interval, id plus zero), so that the matches of the search's
+//     own pattern come from the trigram index and are sorted.
 //
 // They run as unnamed statements planned for their values (perCallMode),
 // and the limits are written into the text, as in postlist.go, so that a
@@ -133,9 +138,48 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	if q.Status != "" {
 		list = `posts WHERE status = '` + string(q.Status) + `'`
 	}
+	// A search across words reads its matches past the bound through the
+	// candidates the public search asks for (searchCandidates): the pieces
+	// where its words join, through posts_title_joined_trgm, which covers
+	// every post, drafts included, and whose posting lists cost a phrase of
+	// common words far less than its own trigrams' do in posts_title_trgm.
+	// That read orders by an expression no index gives, as sorted does, so
+	// that the index read is the only one that does not pass every post (a
+	// LIMIT alone let the planner pick a scan).
+	//
+	// Candidates and order are asked only of a read past the bound, which
+	// adminsearch makes when the walk did not find the page, a rare word's
+	// read of all its matches. The count of a word the walk found often
+	// (Matches of CountUpTo+1) keeps its own pattern and a LIMIT alone,
+	// which a scan serves by stopping early: ordered, it read and sorted
+	// every match of "journey" (43,000 titles) for 201 of them, and with
+	// the candidates' pattern as well the planner, multiplying the two
+	// patterns' shares, took the index and built its whole bitmap (at a
+	// million posts, p50 72 to 180 ms for "journey" under 10 clients).
+	// Sorted, which reads a common word's matches in order (a deep page),
+	// keeps its own pattern too. So does the read past the bound of a
+	// search without join pieces: PostgreSQL puts the reduced pattern and
+	// the search's own into one condition on posts_title_trgm, which saves
+	// no posting list, and the order made a deep page of a common word,
+	// which reads past the bound too, read every candidate where a LIMIT
+	// alone stopped at 5,001 (page 30 of "inkwell", p50 about 390 against
+	// 280 ms under load, bench/results/2026-11-26-console-1m-joins.md).
+	cand := searchCandidates(strings.ToLower(q.Search))
+	indexed := where
+	if cand.column != "" {
+		indexed = cand.column + ` LIKE $2 ESCAPE '\' AND ` + where
+	}
+	indexArgs := []any{pattern}
+	if cand.column != "" {
+		indexArgs = append(indexArgs, cand.pattern)
+	}
 	f := adminsearch.Finder{
 		Matches: func(ctx context.Context, limit int) ([]adminsearch.Key, error) {
-			return r.adminKeys(ctx, op, `SELECT created_at, id FROM posts WHERE `+where+limitSQL(limit), true, pattern)
+			if cand.column != joinedTitle || limit <= q.CountUpTo+1 {
+				return r.adminKeys(ctx, op, `SELECT created_at, id FROM posts WHERE `+where+limitSQL(limit), true, pattern)
+			}
+			return r.adminKeys(ctx, op, `SELECT p.created_at, p.id FROM posts p WHERE `+indexed+
+				` ORDER BY p.created_at + interval '0' DESC, p.id DESC`+limitSQL(limit), true, indexArgs...)
 		},
 		Walk: func(ctx context.Context, examine, take int) ([]adminsearch.Key, error) {
 			return r.adminKeys(ctx, op, `SELECT created_at, id FROM (

@@ -355,6 +355,37 @@ func testAdminPostSearch(t *testing.T, st ports.Store) {
 		check(t, what+" total", total, tc.total)
 	}
 
+	// A phrase across words, among drafts and published posts: the titles
+	// holding both words apart, or joined without the space, are not
+	// matches, whatever an index of the words or of their joins finds.
+	g1 := createPost(t, r, newPost(t, ann.ID, "Graceful worker shutdown", domain.StatusDraft, at(7*time.Hour)))
+	g2 := createPost(t, r, newPost(t, ann.ID, "A GRACEFUL Worker pool", domain.StatusPublished, at(8*time.Hour)))
+	createPost(t, r, newPost(t, ann.ID, "Graceful shutdown of a worker", domain.StatusPublished, at(9*time.Hour)))
+	g4 := createPost(t, r, newPost(t, ann.ID, "gracefulworker", domain.StatusDraft, at(10*time.Hour)))
+	g5 := createPost(t, r, newPost(t, ann.ID, "Hopeful workers", domain.StatusDraft, at(11*time.Hour)))
+	for _, tc := range []struct {
+		q     ports.AdminPostQuery
+		want  []int64
+		total int
+	}{
+		{ports.AdminPostQuery{Search: "graceful worker"}, []int64{g2.ID(), g1.ID()}, 2},
+		{ports.AdminPostQuery{Search: "Graceful Worker", CountUpTo: 1, Page: pg(0, 1)}, []int64{g2.ID()}, 2},
+		{ports.AdminPostQuery{Search: "graceful worker", CountUpTo: 5, Page: pg(1, 1)}, []int64{g1.ID()}, 2},
+		{ports.AdminPostQuery{Search: "graceful worker", Status: domain.StatusDraft}, []int64{g1.ID()}, 1},
+		{ports.AdminPostQuery{Search: "graceful worker", Status: domain.StatusPublished, CountUpTo: 5}, []int64{g2.ID()}, 1},
+		{ports.AdminPostQuery{Search: "graceful worker shut"}, []int64{g1.ID()}, 1},
+		{ports.AdminPostQuery{Search: "ful wor"}, []int64{g5.ID(), g2.ID(), g1.ID()}, 3},
+		{ports.AdminPostQuery{Search: "ful wor", CountUpTo: 10, Status: domain.StatusDraft}, []int64{g5.ID(), g1.ID()}, 2},
+		{ports.AdminPostQuery{Search: "fulwor"}, []int64{g4.ID()}, 1},
+		{ports.AdminPostQuery{Search: "shutdown worker", CountUpTo: 5}, []int64{}, 0},
+	} {
+		got, total, err := r.Admin.Posts(ctx, tc.q)
+		must(t, "Admin.Posts", err)
+		what := fmt.Sprintf("Admin.Posts(%+v)", tc.q)
+		check(t, what, postIDs(got), tc.want)
+		check(t, what+" total", total, tc.total)
+	}
+
 	// The search follows a retitle, an unpublish and a delete.
 	must(t, "Post.Retitle", b.Retitle("Field trip", at(5*time.Hour)))
 	must(t, "Posts.Update", r.Posts.Update(ctx, b))
