@@ -104,10 +104,7 @@ WHERE `+userSearchWhere+` ORDER BY id DESC`+limitSQL(take), false, pattern)
 	if err != nil {
 		return nil, 0, err
 	}
-	ids := make([]int64, len(keys))
-	for i, k := range keys {
-		ids[i] = k.ID
-	}
+	ids := adminsearch.IDs(keys)
 	rows, err := r.q.GetUsersByIDs(ctx, ids)
 	if err != nil {
 		return nil, 0, storeError(op, err)
@@ -195,10 +192,7 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 	if err != nil {
 		return nil, 0, err
 	}
-	ids := make([]int64, len(keys))
-	for i, k := range keys {
-		ids[i] = k.ID
-	}
+	ids := adminsearch.IDs(keys)
 	rows, err := r.q.AdminPostsByIDs(ctx, ids)
 	if err != nil {
 		return nil, 0, storeError(op, err)

@@ -93,10 +93,7 @@ WHERE `+test+` ORDER BY u.id DESC`+limitSQL(take), false, needle)
 	if err != nil {
 		return nil, 0, err
 	}
-	ids := make([]int64, len(keys))
-	for i, k := range keys {
-		ids[i] = k.ID
-	}
+	ids := adminsearch.IDs(keys)
 	rows, err := r.c.read.GetUsersByIDs(ctx, ids)
 	if err != nil {
 		return nil, 0, storeError(op, err)
@@ -172,10 +169,7 @@ WHERE draft_titles MATCH ?2 AND `+test)
 	if err != nil {
 		return nil, 0, err
 	}
-	ids := make([]int64, len(keys))
-	for i, k := range keys {
-		ids[i] = k.ID
-	}
+	ids := adminsearch.IDs(keys)
 	rows, err := r.c.read.AdminPostsByIDs(ctx, ids)
 	if err != nil {
 		return nil, 0, storeError(op, err)

@@ -54,6 +54,16 @@ func Newest(a, b Key) int {
 	return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(b.ID, a.ID))
 }
 
+// IDs returns the ids of keys, in their order: what a store reads the
+// page's rows by.
+func IDs(keys []Key) []int64 {
+	ids := make([]int64, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
+	}
+	return ids
+}
+
 // Finder is how a store reads the matches of one search.
 type Finder struct {
 	// Matches returns up to limit matches, in any order, found through
