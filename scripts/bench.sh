@@ -15,7 +15,10 @@
 #                      autovacuum off, fsync on) and a hot standby streaming
 #                      from it on BENCH_PORT + 4 (pg_basebackup -R), made
 #                      after the seed, as DATABASE_READ_URL: anonymous
-#                      reads go to the standby
+#                      reads go to the standby; or primary: the same
+#                      primary alone, made the same way, with no standby
+#                      and no DATABASE_READ_URL, the baseline that the
+#                      standby row's overhead is measured against
 #   BENCH_DURATION     seconds each measured run lasts (15)
 #   BENCH_WARMUP       seconds of warm-up before it (3)
 #   BENCH_CONNECTIONS  connections (50); BENCH_THREADS wrk threads (2)
@@ -111,8 +114,8 @@ done
 [[ $synchronous == full || $synchronous == normal ]] || die "SQLITE_SYNCHRONOUS: want full or normal"
 IFS=, read -ra store_list <<<"$stores"
 for s in "${store_list[@]}"; do
-  [[ $s == sqlite || $s == postgres || $s == pgbouncer || $s == standby ]] ||
-    die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer, standby"
+  [[ $s == sqlite || $s == postgres || $s == pgbouncer || $s == standby || $s == primary ]] ||
+    die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer, standby, primary"
 done
 IFS=, read -ra wanted_list <<<"$wanted"
 for s in "${wanted_list[@]}"; do
@@ -139,7 +142,7 @@ need jq
 need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
-[[ $stores == *postgres* || $stores == *pgbouncer* || $stores == *standby* ]] && need psql postgresql-client
+[[ $stores == *postgres* || $stores == *pgbouncer* || $stores == *standby* || $stores == *primary* ]] && need psql postgresql-client
 [[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs PgBouncer 1.21 or later (make services)"; }
 
 base=http://127.0.0.1:$port
@@ -317,7 +320,7 @@ pair_server() {
 start_primary() {
   pair_bin=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
   [[ -x $pair_bin/initdb && -x $pair_bin/pg_basebackup ]] ||
-    die "BENCH_STORES=standby needs PostgreSQL's server binaries (apt-get install -y postgresql, or PG_BINDIR)"
+    die "BENCH_STORES=standby or primary needs PostgreSQL's server binaries (apt-get install -y postgresql, or PG_BINDIR)"
   pair_dir=$(mktemp -d /tmp/inkwell-bench-standby.XXXXXX)
   chmod 755 "$pair_dir"
   [[ $(id -u) != 0 ]] || chown postgres:postgres "$pair_dir"
@@ -603,8 +606,9 @@ scenario() {
     wrk_run "$name" "$warmup" "$warm_conns" "$work/wrk-$store-$name-warmup.txt" "$timeout"
   fi
 
-  local s0 b0 t0 s1 b1 t1
+  local s0 b0 t0 s1 b1 t1 q0=0 q1=0
   s0=$(ticks "$server_pid")
+  [[ -z $bouncer_pid ]] || q0=$(ticks "$bouncer_pid")
   pg_ticks >"$work/pg-before"
   read -r b0 t0 < <(machine_ticks)
   children_cpu "$work/children-before"
@@ -618,6 +622,7 @@ scenario() {
   local result=$wrk_result
   children_cpu "$work/children-after"
   s1=$(ticks "$server_pid")
+  [[ -z $bouncer_pid ]] || q1=$(ticks "$bouncer_pid")
   pg_ticks >"$work/pg-after"
   read -r b1 t1 < <(machine_ticks)
   if [[ -n $profile_pid ]]; then
@@ -636,12 +641,14 @@ scenario() {
 
   jq -c --arg store "$store" --arg scenario "$name" --argjson hwm "$hwm" --argjson rss "$rss" \
     --argjson server "$((s1 - s0))" \
+    --argjson pooler "$((q1 - q0))" \
     --argjson pgticks "$(pg_delta "$work/pg-before" "$work/pg-after")" --argjson busy "$((b1 - b0))" --argjson total "$((t1 - t0))" \
     --argjson hz "$clk_tck" --argjson cores "$cores" --argjson before "$busy" \
     --argjson client "$(awk 'NR == FNR {a = $1; next} {print $1 - a}' "$work/children-before" "$work/children-after")" \
     --argjson errors_logged "$(grep -c '"level":"ERROR"' "$log" || true)" '
       {server_pct: ($server / $hz / .seconds * 100 | round),
-       postgres_pct: (if $store == "postgres" or $store == "pgbouncer" or $store == "standby" then ($pgticks / $hz / .seconds * 100 | round) else 0 end),
+       postgres_pct: (if $store != "sqlite" then (($pgticks + $pooler) / $hz / .seconds * 100 | round) else 0 end),
+       pooler_pct: ($pooler / $hz / .seconds * 100 | round),
        wrk_pct: ($client / .seconds * 100 | round),
        machine_pct: ($busy / $total * 100 * $cores | round),
        machine_busy_before_pct: ($before * $cores)} as $cpu
@@ -691,13 +698,14 @@ for store in "${store_list[@]}"; do
     pg_isready -q -h 127.0.0.1 -p 5432 || die "PostgreSQL does not answer on 127.0.0.1:5432 (make services starts it)"
     started=$(date +%s)
     pg_port=5432
-    if [[ $store == standby ]]; then
+    if [[ $store == standby || $store == primary ]]; then
       start_primary
       pg_port=$((port + 3))
       pg=("${pg_direct[@]/5432/$pg_port}")
-      pg_ports=("$pg_port" $((port + 4)))
+      pg_ports=("$pg_port")
+      [[ $store == primary ]] || pg_ports+=($((port + 4)))
     fi
-    if ((keep_pg)) && [[ $store != standby ]]; then
+    if ((keep_pg)) && [[ $store != standby && $store != primary ]]; then
       # Named, as the SQLite file is, by what decides its content.
       pg_db=inkwell_bench_keep_${posts}_cost${cost}_$(cat sql/postgres/migrations/*.sql adapters/postgres/seed.go \
         internal/demo/demo.go internal/demo/stream.go internal/demo/words.go | sha256sum | cut -c1-12)
@@ -705,7 +713,7 @@ for store in "${store_list[@]}"; do
       pg_db=inkwell_bench_$$
     fi
     url="postgres://postgres@127.0.0.1:$pg_port/$pg_db?sslmode=disable"
-    if ((keep_pg)) && [[ $store != standby ]] && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
+    if ((keep_pg)) && [[ $store != standby && $store != primary ]] && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
       say "reusing PostgreSQL database $pg_db (drop it to seed again)"
       pg_kept=1
     else
@@ -714,7 +722,7 @@ for store in "${store_list[@]}"; do
       "${pg[@]}" -d postgres -c "CREATE DATABASE \"$pg_db\"" >/dev/null
       say "seeding PostgreSQL ($posts posts) into $pg_db"
       seed "$url" "$work/seed-postgres.log"
-      ((keep_pg == 0)) || [[ $store == standby ]] || pg_kept=1
+      ((keep_pg == 0)) || [[ $store == standby || $store == primary ]] || pg_kept=1
     fi
     if [[ $store == standby ]]; then
       start_standby
@@ -838,7 +846,7 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
       + (if .ok then " ✓" else " ✗" end) + " |"),
   "",
   (if any(.results[]; .steady_rps) then "The steady rate of login counts the answers of the whole seconds after its first round of hashing, when every connection has a request in flight; the target applies to it. " else "" end)
-  + "CPU is in % of one core (\(.machine.cores * 100)% is the whole machine): the server process, the PostgreSQL backends of the run, wrk, and everything else. † marks a scenario that other work on the machine disturbed (15% of it busy before the start, or 25% of a core during the run). Every row must also stay within 150 MB (143 MiB) of RSS with no non-2xx answers and no socket errors; ✗ marks a row that misses its target or one of these."
+  + "CPU is in % of one core (\(.machine.cores * 100)% is the whole machine): the server process, the PostgreSQL backends of the run (and the PgBouncer process, for pgbouncer), wrk, and everything else. † marks a scenario that other work on the machine disturbed (15% of it busy before the start, or 25% of a core during the run). Every row must also stay within 150 MB (143 MiB) of RSS with no non-2xx answers and no socket errors; ✗ marks a row that misses its target or one of these."
 ' "$stem.json" >"$stem.md.tmp"
 mv "$stem.md.tmp" "$stem.md"
 say "wrote $stem.md and $stem.json"
