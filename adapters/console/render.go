@@ -30,22 +30,23 @@ type pages map[string]*template.Template
 
 // funcs are the helpers the templates call. html/template escapes
 // everything they return.
-var funcs = template.FuncMap{
-	"when": func(t any) string {
-		switch v := t.(type) {
-		case time.Time:
-			if v.IsZero() {
-				return "—"
-			}
-			return v.UTC().Format("2006-01-02 15:04:05")
-		case *time.Time:
-			if v == nil {
-				return "—"
-			}
-			return v.UTC().Format("2006-01-02 15:04:05")
+var funcs = template.FuncMap{"when": when}
+
+// when is how the console writes a time, UTC to the second; "—" for none.
+func when(t any) string {
+	switch v := t.(type) {
+	case time.Time:
+		if v.IsZero() {
+			return "—"
 		}
-		return ""
-	},
+		return v.UTC().Format("2006-01-02 15:04:05")
+	case *time.Time:
+		if v == nil {
+			return "—"
+		}
+		return v.UTC().Format("2006-01-02 15:04:05")
+	}
+	return ""
 }
 
 func mustParsePages() pages {
