@@ -496,7 +496,8 @@ func (a *Admin) Audit(ctx context.Context, c ports.AdminCaller, page ports.Page)
 	if err != nil {
 		return nil, 0, err
 	}
-	entries, total, err := r.Admin.Audit(ctx, capped(page))
+	page = capped(page)
+	entries, total, err := r.Admin.Audit(ctx, page, ports.AdminListCountBound(page))
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin audit: %w", err)
 	}

@@ -117,7 +117,7 @@ func (w *adminWorld) outsiders(t *testing.T) map[string]ports.AdminCaller {
 
 func (w *adminWorld) audit(t *testing.T) []domain.AuditEntry {
 	t.Helper()
-	entries, _, err := w.store.Repos().Admin.Audit(t.Context(), ports.Page{})
+	entries, _, err := w.store.Repos().Admin.Audit(t.Context(), ports.Page{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ type Admin interface {
 	DeletePost(ctx context.Context, caller AdminCaller, id int64) error
 	// Comments returns one page of the comments q selects, of every post,
 	// newest first, and how many match, counted no further than
-	// AdminCommentCountBound(q.Page): a total above that bound means more
+	// AdminListCountBound(q.Page): a total above that bound means more
 	// than it.
 	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
 	// DeleteComment removes any comment (comment.delete) and records
@@ -236,7 +236,7 @@ type Admin interface {
 	RetryMail(ctx context.Context, caller AdminCaller, id int64) error
 
 	// Audit returns one page of the audit log, newest first, and how many
-	// rows it holds.
+	// rows it holds, counted no further than AdminListCountBound(page).
 	Audit(ctx context.Context, caller AdminCaller, page Page) ([]domain.AuditEntry, int, error)
 
 	// ExportUsers calls fn with every account in id order, read in
@@ -307,8 +307,9 @@ type AdminRepository interface {
 	// AppendAudit stores e and sets its ID.
 	AppendAudit(ctx context.Context, e *domain.AuditEntry) error
 	// Audit returns one page of the audit log, newest first (id
-	// descending), and how many rows it holds.
-	Audit(ctx context.Context, page Page) ([]domain.AuditEntry, int, error)
+	// descending), and how many rows it holds, counting no further than
+	// countTo+1 (ports.BoundedTotal).
+	Audit(ctx context.Context, page Page, countTo int) ([]domain.AuditEntry, int, error)
 }
 
 // NewestFailures orders failures newest first (by At, then delivery before

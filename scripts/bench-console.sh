@@ -13,6 +13,9 @@
 #                        with the same counts) to measure instead of seeding
 #                        one; it gains the admin's sessions and audit rows
 #   CONSOLE_PG_URL       likewise, a seeded PostgreSQL database
+#   CONSOLE_AUDIT        rows the audit log holds before the run (100000):
+#                        what is missing is added by SQL, one admin's
+#                        unpublishes a second apart, since no seed makes them
 #   CONSOLE_DURATION     seconds each URL is measured (15)
 #   CONSOLE_WARMUP       seconds of warm-up before it (2)
 #   CONSOLE_CONNECTIONS  wrk connections, the concurrent admins (10)
@@ -35,6 +38,7 @@ die() { say "$*"; exit 1; }
 stores=${CONSOLE_STORES:-sqlite,postgres}
 users=${CONSOLE_USERS:-100000}
 posts=${CONSOLE_POSTS:-1000000}
+audit=${CONSOLE_AUDIT:-100000}
 duration=${CONSOLE_DURATION:-15}
 warmup=${CONSOLE_WARMUP:-2}
 connections=${CONSOLE_CONNECTIONS:-10}
@@ -63,7 +67,8 @@ urls=(
   "/admin/posts?q=graceful|posts search, 4% (43,561)"
   "/admin/posts?q=inkwell&status=draft|posts search, drafts only"
   "/admin/posts?q=inkwell&page=30|posts search, page 30"
-  "/admin/audit|audit log"
+  "/admin/audit|audit log, first page (CONSOLE_AUDIT rows)"
+  "/admin/audit?page=1000|audit log, page 1,000"
 )
 
 command -v wrk >/dev/null || die "wrk is not installed"
@@ -94,6 +99,27 @@ seed() {
   run_env "$url" "$bin" seed --users "$users" --posts "$posts" --comments $((posts / 10)) --tags 200 \
     >"$work/seed.log" 2>&1 || { tail -n 20 "$work/seed.log" >&2; die "seeding failed"; }
   tail -n 1 "$work/seed.log" >&2
+}
+
+# fill_audit adds audit rows by SQL until the log of the store at url
+# holds CONSOLE_AUDIT of them.
+fill_audit() {
+  local store=$1 url=$2 have
+  if [[ $store == sqlite ]]; then
+    local file=${url#sqlite://}
+    have=$(sqlite3 "$file" 'SELECT count(*) FROM admin_audit')
+    ((have >= audit)) && return 0
+    sqlite3 "$file" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $((audit - have)))
+INSERT INTO admin_audit (at, admin_id, admin_email, action, subject_type, subject_id, address)
+SELECT (strftime('%s', 'now') - $audit + i) * 1000000, 1, '$admin', 'post.unpublish', 'post', i, '127.0.0.1' FROM n"
+  else
+    have=$(psql "$url" -XAtc 'SELECT count(*) FROM admin_audit')
+    ((have >= audit)) && return 0
+    psql "$url" -Xqc "INSERT INTO admin_audit (at, admin_id, admin_email, action, subject_type, subject_id, address)
+SELECT now() - make_interval(secs => $audit - i), 1, '$admin', 'post.unpublish', 'post', i, '127.0.0.1'
+FROM generate_series(1, $((audit - have))) i" >/dev/null
+  fi
+  say "$store: the audit log holds $audit rows"
 }
 
 start_server() {
@@ -170,6 +196,7 @@ measure_store() {
   *) die "unknown store $store" ;;
   esac
   run_env "$url" "$bin" admin grant --email "$admin" >/dev/null
+  fill_audit "$store" "$url"
   start_server "$url"
   local cookie
   cookie=$(sign_in)

@@ -62,5 +62,5 @@ func (k *Console) comments(c *fiber.Ctx) error {
 		Comments       []ports.AdminComment
 		Back           string
 		Pager          pager
-	}{postID, userID, comments, back, newPager(prefix+"/comments", query, n, total, ports.AdminCommentCountBound(pg))})
+	}{postID, userID, comments, back, newPager(prefix+"/comments", query, n, total, ports.AdminListCountBound(pg))})
 }

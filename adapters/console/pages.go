@@ -256,5 +256,5 @@ func (k *Console) audit(c *fiber.Ctx) error {
 	return k.show(c, "audit", "Audit log", struct {
 		Entries []domain.AuditEntry
 		Pager   pager
-	}{entries, newPager(prefix+"/audit", nil, n, total, 0)})
+	}{entries, newPager(prefix+"/audit", nil, n, total, ports.AdminListCountBound(pg))})
 }

@@ -263,12 +263,12 @@ func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
 	})
 }
 
-func (r admin) Audit(ctx context.Context, page ports.Page) ([]domain.AuditEntry, int, error) {
+func (r admin) Audit(ctx context.Context, page ports.Page, countTo int) ([]domain.AuditEntry, int, error) {
 	var all []domain.AuditEntry
 	err := r.u.read(ctx, func(s *state) error {
 		all = slices.Clone(s.audit)
 		return nil
 	})
 	slices.Reverse(all)
-	return paged(all, page), len(all), err
+	return paged(all, page), min(len(all), max(countTo, 0)+1), err
 }

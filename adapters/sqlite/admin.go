@@ -244,13 +244,13 @@ func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
 	return nil
 }
 
-func (r admin) Audit(ctx context.Context, page ports.Page) ([]domain.AuditEntry, int, error) {
+func (r admin) Audit(ctx context.Context, page ports.Page, countTo int) ([]domain.AuditEntry, int, error) {
 	lim, off := pageOf(page)
 	rows, err := r.c.read.ListAudit(ctx, db.ListAuditParams{Lim: lim, Off: off})
 	if err != nil {
 		return nil, 0, storeError("read the audit log", err)
 	}
-	total, err := r.c.read.CountAudit(ctx)
+	total, err := r.c.read.CountAudit(ctx, int64(max(countTo, 0))+1)
 	if err != nil {
 		return nil, 0, storeError("count the audit log", err)
 	}

@@ -87,11 +87,11 @@ func auditEntry(n int, action domain.AuditAction) domain.AuditEntry {
 }
 
 // testAdminAudit: every field round-trips, the log reads newest first, a
-// page at a time, with its total.
+// page at a time, with its total counted up to the bound asked.
 func testAdminAudit(t *testing.T, st ports.Store) {
 	ctx := t.Context()
 	r := st.Repos()
-	entries, total, err := r.Admin.Audit(ctx, ports.Page{})
+	entries, total, err := r.Admin.Audit(ctx, ports.Page{}, 100)
 	must(t, "Admin.Audit", err)
 	if len(entries) != 0 || total != 0 {
 		t.Errorf("Admin.Audit of an empty log: %d rows, total %d", len(entries), total)
@@ -107,15 +107,23 @@ func testAdminAudit(t *testing.T, st ports.Store) {
 		}
 		want = append([]domain.AuditEntry{e}, want...)
 	}
-	got, total, err := r.Admin.Audit(ctx, ports.Page{})
+	got, total, err := r.Admin.Audit(ctx, ports.Page{}, 100)
 	must(t, "Admin.Audit", err)
 	check(t, "Admin.Audit", got, want)
 	check(t, "Admin.Audit total", total, len(want))
-	got, total, err = r.Admin.Audit(ctx, ports.Page{Offset: 1, Limit: 2})
+	got, total, err = r.Admin.Audit(ctx, ports.Page{Offset: 1, Limit: 2}, 100)
 	must(t, "Admin.Audit page", err)
 	check(t, "Admin.Audit page 2 of 2", got, want[1:3])
 	check(t, "Admin.Audit page total", total, len(want))
-	got, _, err = r.Admin.Audit(ctx, ports.Page{Offset: 10, Limit: 2})
+	// The count stops one past countTo, "more than countTo".
+	got, total, err = r.Admin.Audit(ctx, ports.Page{Limit: 2}, 3)
+	must(t, "Admin.Audit counted to 3", err)
+	check(t, "Admin.Audit counted to 3", got, want[:2])
+	check(t, "Admin.Audit total counted to 3", total, 4)
+	_, total, err = r.Admin.Audit(ctx, ports.Page{Limit: 2}, len(want))
+	must(t, "Admin.Audit counted to every row", err)
+	check(t, "Admin.Audit total counted to every row", total, len(want))
+	got, _, err = r.Admin.Audit(ctx, ports.Page{Offset: 10, Limit: 2}, 100)
 	must(t, "Admin.Audit past the end", err)
 	check(t, "Admin.Audit past the end", len(got), 0)
 }
@@ -131,7 +139,7 @@ func testAdminAuditRollsBack(t *testing.T, st ports.Store) {
 		return boom
 	})
 	checkErr(t, "InTx", err, boom)
-	got, total, err := st.Repos().Admin.Audit(ctx, ports.Page{})
+	got, total, err := st.Repos().Admin.Audit(ctx, ports.Page{}, 100)
 	must(t, "Admin.Audit", err)
 	if len(got) != 0 || total != 0 {
 		t.Errorf("Admin.Audit after a rollback: %d rows, total %d", len(got), total)
