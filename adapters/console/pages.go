@@ -1,6 +1,8 @@
 package console
 
 import (
+	"html"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -160,38 +162,62 @@ func (k *Console) posts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return k.show(c, "posts", "Posts", postsPage(q, status, posts,
+	return k.show(c, "posts", "Posts", postsPage(q, status, posts, csrfToken(c),
 		newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total, searchBound(q, pg))))
 }
 
-// postsList is the data of posts.html.
+// postsList is the data of posts.html: the page's posts as Rows, written
+// by postRows.
 type postsList struct {
 	Q      string
 	Status domain.PostStatus
-	Posts  []postRow
+	Posts  []ports.PostView
+	Rows   template.HTML
 	Pager  pager
 }
 
-// postRow is a post as a row of posts.html shows it: plain fields, since
-// html/template calls each method of domain.Post through reflection on a
-// copy of the whole post. With the methods, a page of 50 posts took 2 ms
-// to render, most of a request's time (BenchmarkRenderPosts).
-type postRow struct {
-	ID, AuthorID int64
-	Title        string
-	AuthorName   string
-	Status       domain.PostStatus
-	Created      string
-	Published    bool
+func postsPage(q string, status domain.PostStatus, posts []ports.PostView, csrf string, p pager) postsList {
+	return postsList{q, status, posts, postRows(posts, csrf), p}
 }
 
-func postsPage(q string, status domain.PostStatus, posts []ports.PostView, p pager) postsList {
-	rows := make([]postRow, len(posts))
-	for i, v := range posts {
-		rows[i] = postRow{ID: v.Post.ID(), AuthorID: v.Author.ID, Title: v.Post.Title(), AuthorName: v.Author.Name,
-			Status: v.Post.Status(), Created: when(v.Post.CreatedAt()), Published: v.Post.IsPublished()}
+// postRows writes the table rows of posts.html, fifty to a page and
+// thirteen values each. html/template calls the escapers of every action
+// through reflection: its range over the rows took 1.3-1.6 ms a page
+// (BenchmarkRenderPosts), the most of any part of a request for
+// /admin/posts at a million posts, and 35% of the machine under 10
+// admins. Here every value that is not an integer goes through
+// escapeText: html.EscapeString, which escapes all five of & < > " ', and
+// so is right both in text and in a double-quoted attribute, the only two
+// places values go, with NUL made U+FFFD as html/template does; the ids
+// are integers.
+func postRows(posts []ports.PostView, csrf string) template.HTML {
+	var b strings.Builder
+	b.Grow(700 * len(posts))
+	w := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
 	}
-	return postsList{q, status, rows, p}
+	token := escapeText(csrf)
+	for _, v := range posts {
+		id := strconv.FormatInt(v.Post.ID(), 10)
+		w(`<tr id="post-`, id, `"><td>`, id, `</td><td>`, escapeText(v.Post.Title()),
+			`</td><td><a href="/admin/users/`, strconv.FormatInt(v.Author.ID, 10), `">`, escapeText(v.Author.Name),
+			`</a></td><td>`, escapeText(string(v.Post.Status())), `</td><td>`, when(v.Post.CreatedAt()),
+			`</td><td><a href="/admin/comments?post=`, id, `" class="comments">Comments</a></td>`, "\n<td>")
+		if v.Post.IsPublished() {
+			w(`<form method="post" action="/admin/posts/`, id, `/unpublish" class="inline"><input type="hidden" name="_token" value="`,
+				token, `"><button type="submit" class="secondary">Unpublish</button></form>`)
+		}
+		w("\n", `<form method="post" action="/admin/posts/`, id, `/delete" class="inline" hx-confirm="Delete this post and its comments?">`,
+			`<input type="hidden" name="_token" value="`, token, `"><button type="submit" class="contrast">Delete</button></form></td></tr>`, "\n")
+	}
+	return template.HTML(b.String()) //nolint:gosec // every value is escaped above
+}
+
+// escapeText escapes s for HTML text or a double-quoted attribute value.
+func escapeText(s string) string {
+	return html.EscapeString(strings.ReplaceAll(s, "\x00", "\uFFFD"))
 }
 
 func (k *Console) webhooks(c *fiber.Ctx) error {

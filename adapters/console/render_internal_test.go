@@ -25,14 +25,37 @@ func BenchmarkRenderPosts(b *testing.B) {
 			Author: domain.User{ID: 42, Name: "Jade Vogel", Email: "jade@example.com"},
 		}
 	}
-	data := page{Title: "Posts", CSRF: "token", Admin: "admin@example.com", Data: postsPage("", "", views,
-		newPager(prefix+"/posts", url.Values{}, 1, 1_000_000, 0))}
+	pg := newPager(prefix+"/posts", url.Values{}, 1, 1_000_000, 0)
 	var buf bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {
+		data := page{Title: "Posts", CSRF: "token", Admin: "admin@example.com", Data: postsPage("", "", views, "token", pg)}
 		buf.Reset()
 		if err := p["posts"].Execute(&buf, data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestPostRowsEscape: the rows written by hand escape what html/template
+// would, in text and in attributes.
+func TestPostRowsEscape(t *testing.T) {
+	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	evil := "<script>alert('x')</script>\"&\x00"
+	got := string(postRows([]ports.PostView{{
+		Post:   domain.RestorePost(domain.PostState{ID: 7, AuthorID: 3, Title: evil, Status: domain.StatusPublished, CreatedAt: at}),
+		Author: domain.User{ID: 3, Name: evil},
+	}}, `tok"en<`))
+	const escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&#34;&amp;\uFFFD"
+	if strings.Count(got, escaped) != 2 || strings.Contains(got, "<script") || strings.Contains(got, "\x00") {
+		t.Errorf("title and name not escaped as text:\n%s", got)
+	}
+	if strings.Count(got, `value="tok&#34;en&lt;"`) != 2 {
+		t.Errorf("the token not escaped as an attribute:\n%s", got)
+	}
+	for _, want := range []string{`id="post-7"`, `href="/admin/users/3"`, `action="/admin/posts/7/unpublish"`, `action="/admin/posts/7/delete"`, `2026-11-26 12:00:00`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in:\n%s", want, got)
 		}
 	}
 }
