@@ -142,7 +142,8 @@ need jq
 need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
-[[ $stores == *postgres* || $stores == *pgbouncer* || $stores == *standby* || $stores == *primary* ]] && need psql postgresql-client
+# Every store but sqlite is a PostgreSQL.
+[[ ,$stores, != ,sqlite, ]] && need psql postgresql-client
 [[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs PgBouncer 1.21 or later (make services)"; }
 
 base=http://127.0.0.1:$port
@@ -312,6 +313,12 @@ pair_server() {
     -c listen_addresses=127.0.0.1 -c shared_buffers=128MB -c autovacuum=off -c max_connections=100 \
     -c wal_level=replica -c hot_standby=on" start >/dev/null ||
     { tail -n 20 "$dir.log" >&2; die "PostgreSQL did not start on 127.0.0.1:$listen"; }
+}
+
+# own_primary says whether a store runs on a PostgreSQL primary of the
+# run's own (standby, and primary, its baseline) rather than the machine's.
+own_primary() {
+  [[ $1 == standby || $1 == primary ]]
 }
 
 # start_primary makes and starts the standby store's primary on
@@ -698,14 +705,14 @@ for store in "${store_list[@]}"; do
     pg_isready -q -h 127.0.0.1 -p 5432 || die "PostgreSQL does not answer on 127.0.0.1:5432 (make services starts it)"
     started=$(date +%s)
     pg_port=5432
-    if [[ $store == standby || $store == primary ]]; then
+    if own_primary "$store"; then
       start_primary
       pg_port=$((port + 3))
       pg=("${pg_direct[@]/5432/$pg_port}")
       pg_ports=("$pg_port")
       [[ $store == primary ]] || pg_ports+=($((port + 4)))
     fi
-    if ((keep_pg)) && [[ $store != standby && $store != primary ]]; then
+    if ((keep_pg)) && ! own_primary "$store"; then
       # Named, as the SQLite file is, by what decides its content.
       pg_db=inkwell_bench_keep_${posts}_cost${cost}_$(cat sql/postgres/migrations/*.sql adapters/postgres/seed.go \
         internal/demo/demo.go internal/demo/stream.go internal/demo/words.go | sha256sum | cut -c1-12)
@@ -713,7 +720,7 @@ for store in "${store_list[@]}"; do
       pg_db=inkwell_bench_$$
     fi
     url="postgres://postgres@127.0.0.1:$pg_port/$pg_db?sslmode=disable"
-    if ((keep_pg)) && [[ $store != standby && $store != primary ]] && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
+    if ((keep_pg)) && ! own_primary "$store" && [[ $("${pg[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$pg_db'") == 1 ]]; then
       say "reusing PostgreSQL database $pg_db (drop it to seed again)"
       pg_kept=1
     else
@@ -722,7 +729,7 @@ for store in "${store_list[@]}"; do
       "${pg[@]}" -d postgres -c "CREATE DATABASE \"$pg_db\"" >/dev/null
       say "seeding PostgreSQL ($posts posts) into $pg_db"
       seed "$url" "$work/seed-postgres.log"
-      ((keep_pg == 0)) || [[ $store == standby || $store == primary ]] || pg_kept=1
+      ((keep_pg == 0)) || own_primary "$store" || pg_kept=1
     fi
     if [[ $store == standby ]]; then
       start_standby

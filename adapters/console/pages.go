@@ -167,17 +167,16 @@ func (k *Console) posts(c *fiber.Ctx) error {
 }
 
 // postsList is the data of posts.html: the page's posts as Rows, written
-// by postRows.
+// by postRows, empty when no post matches.
 type postsList struct {
 	Q      string
 	Status domain.PostStatus
-	Posts  []ports.PostView
 	Rows   template.HTML
 	Pager  pager
 }
 
 func postsPage(q string, status domain.PostStatus, posts []ports.PostView, csrf string, p pager) postsList {
-	return postsList{q, status, posts, postRows(posts, csrf), p}
+	return postsList{q, status, postRows(posts, csrf), p}
 }
 
 // postRows writes the table rows of posts.html, fifty to a page and

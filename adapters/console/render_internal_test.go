@@ -59,3 +59,27 @@ func TestPostRowsEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestPostsPageEmpty: a page without posts says so, and one with posts
+// does not.
+func TestPostsPageEmpty(t *testing.T) {
+	p := mustParsePages()
+	pg := newPager(prefix+"/posts", url.Values{}, 1, 0, 0)
+	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	one := []ports.PostView{{Post: domain.RestorePost(domain.PostState{ID: 1, Title: "t", Status: domain.StatusDraft, CreatedAt: at})}}
+	for _, tc := range []struct {
+		posts []ports.PostView
+		empty bool
+	}{{nil, true}, {one, false}} {
+		var buf bytes.Buffer
+		if err := p["posts"].Execute(&buf, page{Title: "Posts", CSRF: "token", Data: postsPage("", "", tc.posts, "token", pg)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(buf.String(), "No post matches."); got != tc.empty {
+			t.Errorf("%d posts: says none match %v, want %v", len(tc.posts), got, tc.empty)
+		}
+		if got := strings.Contains(buf.String(), `id="post-1"`); got == tc.empty {
+			t.Errorf("%d posts: row shown %v", len(tc.posts), got)
+		}
+	}
+}
