@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -91,26 +92,12 @@ func (r admin) RecentFailures(ctx context.Context, limit int) ([]ports.AdminFail
 	return ports.NewestFailures(out, limit), err
 }
 
-// asciiContains reports whether s contains needle, ignoring ASCII case.
-func asciiContains(s, needle string) bool {
-	return strings.Contains(asciiLower(s), asciiLower(needle))
-}
-
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	var all []domain.User
+	needle := adminsearch.LowerASCII(q.Search)
 	err := r.u.read(ctx, func(s *state) error {
 		for _, u := range s.users {
-			if q.Search == "" || asciiContains(u.Name, q.Search) || asciiContains(u.Email, q.Search) {
+			if q.Search == "" || strings.Contains(adminsearch.LowerASCII(u.Name), needle) || strings.Contains(domain.EmailKey(u.Email), needle) {
 				all = append(all, cloneUser(u))
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -33,9 +34,17 @@ func pageOf(p ports.Page) (lim, off int32) {
 
 // likePattern is a LIKE pattern matching text that contains s lower-cased,
 // with LIKE's wildcards and its escape taken literally.
-func likePattern(s string) string {
+func likePattern(s string) string { return containsPattern(strings.ToLower(s)) }
+
+// asciiLikePattern is likePattern with only the ASCII letters of s
+// lower-cased.
+func asciiLikePattern(s string) string { return containsPattern(adminsearch.LowerASCII(s)) }
+
+// containsPattern is a LIKE pattern matching text that contains s, with
+// LIKE's wildcards and its escape taken literally.
+func containsPattern(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(s)) + "%"
+	return "%" + r.Replace(s) + "%"
 }
 
 func (r admin) Counts(ctx context.Context) (ports.AdminOverview, error) {

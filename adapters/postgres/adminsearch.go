@@ -38,8 +38,10 @@ import (
 // generic plan never guesses them.
 
 // userSearchWhere is the comparison of AdminUserQuery.Search: the pattern
-// ($1, likePattern) against the lower-cased name and the e-mail key.
-const userSearchWhere = `(lower(name) LIKE $1 OR email_key LIKE $1)`
+// ($1, asciiLikePattern) against the name with its ASCII letters
+// lower-cased (lower() under the C collation, as users_name_trgm indexes
+// it) and the e-mail key.
+const userSearchWhere = `(lower(name COLLATE "C") LIKE $1 OR email_key LIKE $1)`
 
 // limitSQL is a LIMIT clause for n, none when n is negative.
 func limitSQL(n int) string {
@@ -79,7 +81,7 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 
 // searchUsers is Users with a search.
 func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
-	pattern := likePattern(q.Search)
+	pattern := asciiLikePattern(q.Search)
 	const op = "search users"
 	f := adminsearch.Finder{
 		Matches: func(ctx context.Context, limit int) ([]adminsearch.Key, error) {

@@ -264,17 +264,6 @@ func (r admin) Audit(ctx context.Context, page ports.Page, countTo int) ([]domai
 	return out, int(total), nil
 }
 
-// asciiLower folds A-Z only, as SQLite's lower() does.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 func boolInt(b bool) int64 {
 	if b {
 		return 1

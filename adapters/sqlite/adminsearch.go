@@ -67,7 +67,7 @@ func limitSQL(n int) string {
 // searchUsers is Users with a search.
 func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	// SQLite's lower() folds ASCII letters only; so must the needle.
-	needle := asciiLower(q.Search)
+	needle := adminsearch.LowerASCII(q.Search)
 	const op = "search users"
 	const test = `(instr(lower(u.name), ?1) > 0 OR instr(u.email_key, ?1) > 0)`
 	from := `users u WHERE ` + test

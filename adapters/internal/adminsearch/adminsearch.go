@@ -200,3 +200,17 @@ func cut(keys []Key, page ports.Page) []Key {
 	}
 	return keys[from:to]
 }
+
+// LowerASCII folds the letters A to Z of s and leaves every other byte as
+// it is: the case an account search ignores (ports.AdminUserQuery), the
+// one that SQLite's lower() and PostgreSQL's lower() under the C collation
+// fold.
+func LowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
