@@ -59,8 +59,9 @@ type AdminFailure struct {
 }
 
 // AdminUserQuery selects a page of accounts, newest first (id descending).
-// Search keeps accounts whose name or e-mail contains it, ignoring ASCII
-// case, with % and _ taken literally. CountUpTo, when above 0, bounds the
+// Search keeps accounts whose name contains it, ignoring the case of ASCII
+// letters only, or whose e-mail key (domain.EmailKey) contains it with its
+// ASCII letters lower-cased; % and _ are taken literally. CountUpTo, when above 0, bounds the
 // total: the store counts no further than CountUpTo+1 matches (see
 // AdminCountLimit).
 type AdminUserQuery struct {
