@@ -109,7 +109,10 @@ var _ ports.ReadReporter = (*Store)(nil)
 func (s *Store) ReadStats() ports.ReadStats { return s.reads.stats() }
 
 // walSample is the primary's WAL write position at a moment: every
-// transaction committed by then is in the WAL before lsn.
+// transaction committed by then is in the WAL before lsn. (A transaction
+// committed with synchronous_commit off may not be written yet, for up to
+// the primary's wal_writer_delay; the lag measured then is short by as
+// much.)
 type walSample struct {
 	at  time.Time
 	lsn int64

@@ -192,8 +192,12 @@ func startServer(tb testing.TB, runAs *account, bin, dataDir, sockets string) *s
 	}
 	cmd := runAs.command(filepath.Join(bin, "postgres"), "-D", dataDir, "-p", strconv.Itoa(port), "-k", sockets,
 		"-c", "listen_addresses=127.0.0.1",
-		// A test's server needs no durability, and few resources.
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		// A test's server needs no durability, and few resources. Commits
+		// stay synchronous, as they are in production: the WAL position
+		// WaitForReplay and the store's lag checks read must hold every
+		// transaction committed before it, which an asynchronous commit
+		// may not have written yet.
+		"-c", "fsync=off", "-c", "full_page_writes=off",
 		"-c", "shared_buffers=16MB", "-c", "max_connections=60",
 		"-c", "wal_level=replica", "-c", "hot_standby=on",
 	)
