@@ -1,6 +1,10 @@
 package postgres
 
-import "github.com/inkwell/inkwell/adapters/postgres/internal/db"
+import (
+	"strings"
+
+	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
+)
 
 // The statements written by hand (the views of posts sent in one batch, the
 // lists of posts and of people) name the columns of a row type with its
@@ -48,4 +52,25 @@ const personColumns = `id, name, email, email_key, age, address, created_at, upd
 
 func personFields(p *db.Person) []any {
 	return []any{&p.ID, &p.Name, &p.Email, &p.EmailKey, &p.Age, &p.Address, &p.CreatedAt, &p.UpdatedAt}
+}
+
+// A union whose parts fill different records (viewSQL) gives each part the
+// columns of all of them, NULL where a part has no record: the widths of
+// the lists, and the SQL types of those the first part leaves NULL, since
+// a union takes its column types from its first part.
+var (
+	postWidth    = len(postFields(&db.Post{}))
+	userWidth    = len(userFields(&db.User{}))
+	tagTypes     = []string{"bigint", "text", "text", "text", "timestamptz", "timestamptz"}
+	commentTypes = []string{"bigint", "bigint", "bigint", "text", "timestamptz", "timestamptz"}
+)
+
+// nulls is n NULL columns.
+func nulls(n int) string {
+	return strings.TrimSuffix(strings.Repeat("NULL, ", n), ", ")
+}
+
+// typedNulls is a NULL column of each of types.
+func typedNulls(types []string) string {
+	return "NULL::" + strings.Join(types, ", NULL::")
 }
