@@ -6,7 +6,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 )
 
-// The statements written by hand (the views of posts sent in one batch, the
+// The statements written by hand (the views of posts read as unions, the
 // lists of posts and of people) name the columns of a row type with its
 // columns list and scan them with its fields function, which holds the
 // pointers to the matching fields of sqlc's record, in the same order. Each
@@ -54,16 +54,32 @@ func personFields(p *db.Person) []any {
 	return []any{&p.ID, &p.Name, &p.Email, &p.EmailKey, &p.Age, &p.Address, &p.CreatedAt, &p.UpdatedAt}
 }
 
-// A union whose parts fill different records (viewSQL) gives each part the
-// columns of all of them, NULL where a part has no record: the widths of
-// the lists, and the SQL types of those the first part leaves NULL, since
-// a union takes its column types from its first part.
+// A union whose parts fill different records (viewSQL, pageUnionSQL)
+// gives each part the columns of all of them, NULL where a part has no
+// record: the widths of the lists, and the SQL types of those the first
+// part leaves NULL, since a union takes its column types from its first
+// part. Its rows are scanned in two passes (unionDest): the part, then the
+// part's records, skipping the other columns.
 var (
 	postWidth    = len(postFields(&db.Post{}))
 	userWidth    = len(userFields(&db.User{}))
 	tagTypes     = []string{"bigint", "text", "text", "text", "timestamptz", "timestamptz"}
 	commentTypes = []string{"bigint", "bigint", "bigint", "text", "timestamptz", "timestamptz"}
+	countTypes   = []string{"bigint", "bigint", "bigint"} // countsSQL's
 )
+
+// unionDest lays out the destinations of a row of a union, one group of
+// columns after the other; a nil destination skips its column (skip).
+func unionDest(groups ...[]any) []any {
+	var dest []any
+	for _, g := range groups {
+		dest = append(dest, g...)
+	}
+	return dest
+}
+
+// skip is n columns a scan skips.
+func skip(n int) []any { return make([]any, n) }
 
 // nulls is n NULL columns.
 func nulls(n int) string {

@@ -17,8 +17,8 @@ import (
 //
 // The statements keep their order and their transaction, and an error of
 // BEGIN is the error of the statement it went with. A transaction that
-// sends nothing sends neither BEGIN nor COMMIT. It implements db.DBTX and
-// batcher, like pgx.Tx.
+// sends nothing sends neither BEGIN nor COMMIT. It implements db.DBTX, like
+// pgx.Tx.
 type lazyTx struct {
 	conn *pgxpool.Conn
 	// pending holds BEGIN until it is sent; begun says whether it was.
@@ -98,17 +98,6 @@ func (t *lazyTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row 
 	}
 	rows, err := t.Query(ctx, sql, args...)
 	return lazyRow{rows: rows, err: err}
-}
-
-func (t *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	if len(t.pending) == 0 {
-		return t.conn.SendBatch(ctx, b)
-	}
-	br, err := t.send(ctx, b)
-	if err != nil {
-		return failedBatch{err: err}
-	}
-	return br
 }
 
 // commit sends COMMIT; a transaction that never sent BEGIN has nothing to
@@ -208,13 +197,3 @@ func (r lazyRow) Scan(dest ...any) error {
 	r.rows.Close()
 	return r.rows.Err()
 }
-
-// failedBatch is the answer of a batch whose queued statements failed
-// before its own.
-type failedBatch struct{ err error }
-
-func (b failedBatch) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, b.err }
-func (b failedBatch) Query() (pgx.Rows, error)         { return nil, b.err }
-func (b failedBatch) QueryRow() pgx.Row                { return lazyRow{err: b.err} }
-func (b failedBatch) Close() error                     { return b.err }
-func (b failedBatch) Tx() pgx.Tx                       { return nil }

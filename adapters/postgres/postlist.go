@@ -315,7 +315,7 @@ func (q *postQuery) whereClause() string {
 // none, and an offset of zero or less is left out. The limit is written as
 // a number (see the top of this file); the offset is a parameter, so that
 // paging deeper adds no statement texts. It is built once per page, since
-// the offset is added to the arguments that listSQL and tagsSQL share.
+// the offset is added to the arguments.
 func (q *postQuery) pageSQL(limit, offset int) string {
 	s := "\nORDER BY p.created_at DESC, p.id DESC"
 	if limit > 0 {
@@ -334,17 +334,41 @@ func (q *postQuery) listSQL(page string) string {
 		"\nFROM posts p\nJOIN users u ON u.id = p.author_id" + q.whereClause() + page
 }
 
-// tagsSQL is the statement of the posts of the page that pageSQL bounds
-// with their tags, a row per link and one with no tag for a post without
-// any, in no particular order. It finds the page again rather than taking
-// its ids, so that it can go in one batch with listSQL: walking
-// posts_created_at_id for a page a second time costs PostgreSQL less than
-// the round trip it saves (see postviews.go). Each statement sees the posts
-// committed when it starts, so a post written in between can shift the
-// page; the ids this one returns tell which of listSQL's posts it covered.
-func (q *postQuery) tagsSQL(page string) string {
-	return "SELECT page.id, " + tagColumns + "\nFROM (\nSELECT p.id\nFROM posts p" + q.whereClause() + page + ") AS page" +
-		"\nLEFT JOIN post_tags pt ON pt.post_id = page.id\nLEFT JOIN tags t ON t.id = pt.tag_id"
+// pagePart is the part of a page a row of pageUnionSQL holds.
+type pagePart int32
+
+const (
+	pagePost pagePart = iota
+	pageTag
+	pageCounts
+)
+
+// pageUnionSQL is the page that pageSQL bounds in one statement: the page
+// found once (the CTE page) and read as a union of plain rows, as viewSQL
+// reads a post, told apart by the column part (pagePart), with the columns
+// of the other parts NULL:
+//
+//	part  posts          users       tags   counts
+//	0     a post         its author  -      -
+//	1     the post's id  -           a tag  -
+//	2     -              -           -      countsSQL's three numbers
+//
+// The counts come when t is counted. One statement is one pass through a
+// pooler, and one snapshot: every post of the page has its tags. The rows
+// come in no particular order. It adds t's author to q's arguments.
+func (q *postQuery) pageUnionSQL(page string, t postcount.Tally) string {
+	s := "WITH page AS MATERIALIZED (\nSELECT " + postColumns + "\nFROM posts p" + q.whereClause() + page + ")" +
+		"\nSELECT 0, " + postColumns + ",\n       " + userColumns +
+		",\n       " + typedNulls(tagTypes) + ", " + typedNulls(countTypes) +
+		"\nFROM page p\nJOIN users u ON u.id = p.author_id" +
+		"\nUNION ALL\nSELECT 1, p.id, " + nulls(postWidth-1+userWidth) +
+		",\n       " + tagColumns + ", " + nulls(len(countTypes)) +
+		"\nFROM page p\nJOIN post_tags pt ON pt.post_id = p.id\nJOIN tags t ON t.id = pt.tag_id"
+	if t.Counted() {
+		s += "\nUNION ALL\nSELECT 2, " + nulls(postWidth+userWidth+len(tagTypes)) + ", c.*" +
+			"\nFROM (" + countsOf(q.arg(t.Author)) + ") AS c"
+	}
+	return s
 }
 
 // deepOffset is the offset from which a page of the published posts is

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
 	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
@@ -16,28 +15,26 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// The reads of what the post routes show cost as few round trips as they
-// can: a round trip costs more than these statements themselves, since
-// both ends make system calls and PostgreSQL's backend wakes up for each
-// message, and a pooler in between adds its own for each statement (see
-// View). On two processors shared with the service (measured with pgx on
-// 100,000 posts and ten connections) three statements in one batch were
-// 15 to 25% cheaper than one after the other.
+// The reads of what the post routes show cost one statement each where
+// they can: a round trip costs more than these statements themselves,
+// since both ends make system calls and PostgreSQL's backend wakes up for
+// each message, and through PgBouncer each prepared statement costs a pass
+// of its own (the pooler sends each statement's Bind to the server in a
+// write of its own). Each reads several kinds of rows as a union of plain
+// rows, told apart by a part column; arrays of records were tried instead
+// and cost PostgreSQL more than the statements they saved.
 //
 //   - View: the post with its author, its tags and its first comments with
-//     their authors, which depend on the post's id alone: one statement
-//     (viewSQL).
-//   - ListViews: the page with its authors joined, its posts' tags (found
-//     by walking the page again, tagsSQL in postlist.go) and the total from
-//     the counters, sent together as one pgx batch: one round trip. A page
-//     that must be planned per call (perCall in postlist.go) goes alone,
-//     since a batch runs every statement prepared, and its tags and total
-//     after it.
+//     their authors, which depend on the post's id alone (viewSQL).
+//   - ListViews: the page with its authors, its posts' tags and the total
+//     from the counters (pageUnionSQL in postlist.go). A page that must be
+//     planned per call (perCall in postlist.go) goes alone, since the union
+//     runs prepared, and its tags and total after it.
 //   - ListViewsAfter: the same without the total.
 //
-// sqlc generates neither batches nor this union, so their texts are here;
-// the tags and comments are those of ListTagsOfPosts and ListCommentsByPost
-// for one post, and countsSQL serves count as well.
+// sqlc generates none of these unions, so their texts are here; the tags
+// and comments are those of ListTagsOfPosts and ListCommentsByPost, and
+// countsSQL serves count as well.
 
 // viewSQL reads a post's view in one statement: the union of three look-ups
 // by the post's id, a row each, told apart by the column part (viewPart),
@@ -49,12 +46,8 @@ import (
 //	2     -      the commenter     -     a comment
 //
 // $2 is the number of comments wanted. Each part is the index look-up it
-// would be alone, with no aggregation: a union of plain rows costs
-// PostgreSQL about what the three statements did, where arrays of records
-// cost it more than the statements saved. Through PgBouncer it saves more:
-// the pooler sends each prepared statement's Bind to the server in a write
-// of its own. The rows come in no particular order; View sorts the tags and
-// the comments.
+// would be alone. The rows come in no particular order; View sorts the
+// tags and the comments.
 var viewSQL = `SELECT 0, ` + postColumns + `,
        ` + userColumns + `,
        ` + typedNulls(tagTypes) + `,
@@ -92,10 +85,16 @@ const (
 // countsSQL reads the counters that migration 0006 keeps: every published
 // post, summed over the shards, and the published posts and drafts of the
 // author $1, zero for an author without posts (or 0).
-const countsSQL = `SELECT (SELECT coalesce(sum(published), 0) FROM post_counts)::bigint,
+var countsSQL = countsOf("$1")
+
+// countsOf is countsSQL with the author's placeholder author, for a
+// statement that reads the counts among other rows (pageUnionSQL).
+func countsOf(author string) string {
+	return `SELECT (SELECT coalesce(sum(published), 0) FROM post_counts)::bigint,
        coalesce(a.published, 0)::bigint, coalesce(a.drafts, 0)::bigint
-FROM (SELECT $1::bigint AS id) AS v
+FROM (SELECT ` + author + `::bigint AS id) AS v
 LEFT JOIN author_post_counts a ON a.author_id = v.id`
+}
 
 // scanCounts reads a row of countsSQL into the number t adds up to.
 func scanCounts(row pgx.Row, t postcount.Tally) (int, error) {
@@ -133,12 +132,6 @@ func (r postViews) on(ctx context.Context, read func(postViews) error) error {
 
 var _ ports.PostViews = postViews{}
 
-// batcher is what the batched reads need of the pool or the transaction
-// they run on.
-type batcher interface {
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
 func (r postViews) View(ctx context.Context, id int64, maxComments int) (view ports.PostView, err error) {
 	err = r.on(ctx, func(r postViews) error {
 		view, err = r.view(ctx, id, maxComments)
@@ -160,12 +153,10 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 		t    db.Tag
 		c    db.Comment
 	)
-	// Each row is scanned twice: for its part, then into the records that
-	// part fills, skipping the NULL columns of the others.
-	partDest := viewDest(&part, nil, nil, nil, nil)
-	postDest := viewDest(nil, postFields(&p), userFields(&u), nil, nil)
-	tagDest := viewDest(nil, nil, nil, tagFields(&t), nil)
-	commentDest := viewDest(nil, nil, userFields(&u), nil, commentFields(&c))
+	partDest := unionDest([]any{&part}, skip(postWidth+userWidth+len(tagTypes)+len(commentTypes)))
+	postDest := unionDest(skip(1), postFields(&p), userFields(&u), skip(len(tagTypes)+len(commentTypes)))
+	tagDest := unionDest(skip(1+postWidth+userWidth), tagFields(&t), skip(len(commentTypes)))
+	commentDest := unionDest(skip(1+postWidth), userFields(&u), skip(len(tagTypes)), commentFields(&c))
 	found := false
 	view := ports.PostView{Tags: []domain.Tag{}}
 	if maxComments > 0 {
@@ -201,25 +192,6 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 	slices.SortFunc(view.Tags, ports.TagOrder)
 	slices.SortFunc(view.Comments, commentOrder)
 	return view, nil
-}
-
-// viewDest lays out the destinations of a row of viewSQL: the part, then
-// the columns of each record, nil (skipped) where a group is nil.
-func viewDest(part *viewPart, post, user, tag, comment []any) []any {
-	dest := []any{nil}
-	if part != nil {
-		dest[0] = part
-	}
-	for _, g := range []struct {
-		fields []any
-		n      int
-	}{{post, postWidth}, {user, userWidth}, {tag, len(tagTypes)}, {comment, len(commentTypes)}} {
-		if g.fields == nil {
-			g.fields = make([]any, g.n)
-		}
-		dest = append(dest, g.fields...)
-	}
-	return dest
 }
 
 // commentOrder is the order of a post's comments: oldest first, then by id.
@@ -266,20 +238,11 @@ func (r postViews) listViews(ctx context.Context, f ports.PostFilter, page ports
 		}
 		return views, total, r.attachTags(ctx, views)
 	}
-	var total int
-	b, attach := r.pageBatch(q, bounds)
-	if t.Counted() {
-		b.Queue(countsSQL, t.Author).QueryRow(func(row pgx.Row) error {
-			var err error
-			total, err = scanCounts(row, t)
-			return err
-		})
-	}
-	if err := r.sendBatch(ctx, b); err != nil {
+	views, total, err := r.page(ctx, q, bounds, t)
+	if err != nil {
 		return nil, 0, storeError(op, err)
 	}
-	views, err := attach(ctx)
-	return views, total, err
+	return views, total, nil
 }
 
 // searchViews reads a page of a title search whose counts searchTotal
@@ -372,57 +335,78 @@ func (r postViews) listViewsAfter(ctx context.Context, f ports.PostFilter, curso
 		}
 		return views, r.attachTags(ctx, views)
 	}
-	b, attach := r.pageBatch(q, bounds)
-	if err := r.sendBatch(ctx, b); err != nil {
+	views, _, err := r.page(ctx, q, bounds, postcount.Tally{})
+	if err != nil {
 		return nil, storeError(op, err)
 	}
-	return attach(ctx)
+	return views, nil
 }
 
-// pageBatch queues the page that bounds delimits, with its authors, and
-// the tags of its posts. More statements may be queued after them; the
-// returned function, called after the batch is sent, attaches the tags.
-func (r postViews) pageBatch(q *postQuery, bounds string) (*pgx.Batch, func(context.Context) ([]ports.PostView, error)) {
-	var views []ports.PostView
-	var byPost map[int64][]domain.Tag
-	b := &pgx.Batch{}
-	b.Queue(q.listSQL(bounds), q.args...).Query(func(rows pgx.Rows) error {
-		var err error
-		views, err = collectViews(rows)
-		return err
-	})
-	b.Queue(q.tagsSQL(bounds), q.args...).Query(func(rows pgx.Rows) error {
-		var err error
-		byPost, err = collectPageTags(rows)
-		return err
-	})
-	return b, func(ctx context.Context) ([]ports.PostView, error) {
-		return views, r.attachTags(ctx, assignPageTags(views, byPost))
+// page reads the page that bounds delimits, its posts with their authors
+// and tags, and the total t adds up to when it is counted, in one statement
+// (pageSQL in postlist.go).
+func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t postcount.Tally) ([]ports.PostView, int, error) {
+	sql := q.pageUnionSQL(bounds, t) // before q.args, to which it adds
+	rows, err := r.conn.Query(ctx, sql, q.args...)
+	if err != nil {
+		return nil, 0, err
 	}
-}
-
-// assignPageTags gives views the tags tagsSQL found for them, and returns
-// those of them it found nothing for, from the first such on: a post
-// written between the statements of a page batch shifts the page the
-// second one sees, and the posts it missed need their tags read again.
-func assignPageTags(views []ports.PostView, byPost map[int64][]domain.Tag) []ports.PostView {
-	for i := range views {
-		tags, ok := byPost[views[i].Post.ID()]
-		if !ok {
-			return views[i:]
+	var (
+		part                              pagePart
+		p                                 db.Post
+		u                                 db.User
+		tag                               db.Tag
+		published, authorPub, authorDraft int64
+	)
+	partDest := unionDest([]any{&part}, skip(postWidth+userWidth+len(tagTypes)+len(countTypes)))
+	postDest := unionDest(skip(1), postFields(&p), userFields(&u), skip(len(tagTypes)+len(countTypes)))
+	tagDest := unionDest(skip(1), []any{&p.ID}, skip(postWidth-1+userWidth), tagFields(&tag), skip(len(countTypes)))
+	countsDest := unionDest(skip(1+postWidth+userWidth+len(tagTypes)), []any{&published, &authorPub, &authorDraft})
+	views := make([]ports.PostView, 0, viewsPerPage)
+	byPost := map[int64][]domain.Tag{}
+	total := 0
+	for rows.Next() {
+		if rows.Scan(partDest...) != nil {
+			break
 		}
+		switch part {
+		case pagePost:
+			if rows.Scan(postDest...) == nil {
+				views = append(views, ports.PostView{Post: postOf(p), Author: userOf(u)})
+			}
+		case pageTag:
+			if rows.Scan(tagDest...) == nil {
+				byPost[p.ID] = append(byPost[p.ID], tagOf(tag))
+			}
+		case pageCounts:
+			if rows.Scan(countsDest...) == nil {
+				total = int(t.Sum(published, authorPub, authorDraft))
+			}
+		}
+	}
+	rows.Close() // a failed Scan closes rows with its error, which Err returns
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	slices.SortFunc(views, newestFirst)
+	for i := range views {
+		tags := byPost[views[i].Post.ID()]
+		if tags == nil {
+			tags = []domain.Tag{}
+		}
+		slices.SortFunc(tags, ports.TagOrder)
 		views[i].Tags = tags
 	}
-	return nil
+	return views, total, nil
 }
 
-// sendBatch sends b in one round trip.
-func (r postViews) sendBatch(ctx context.Context, b *pgx.Batch) error {
-	conn, ok := r.conn.(batcher)
-	if !ok {
-		return fmt.Errorf("%T cannot send a batch", r.conn)
+// newestFirst is the order of the lists: newest first, then by id, as
+// pageSQL orders them.
+func newestFirst(a, b ports.PostView) int {
+	if c := b.Post.CreatedAt().Compare(a.Post.CreatedAt()); c != 0 {
+		return c
 	}
-	return conn.SendBatch(ctx, b).Close()
+	return cmp.Compare(b.Post.ID(), a.Post.ID())
 }
 
 // attachTags reads the tags of views' posts with one statement.
@@ -444,34 +428,6 @@ func (r postViews) attachTags(ctx context.Context, views []ports.PostView) error
 		}
 	}
 	return nil
-}
-
-// collectPageTags reads the rows of tagsSQL: each post of the page with
-// its tags in ports.TagOrder, an empty list for a post without any. The
-// tag is tagColumns through a LEFT JOIN, NULL for a post without tags,
-// which db.Tag's fields cannot hold; so its columns are scanned into
-// pointers here, and only a tag that is there becomes a db.Tag.
-func collectPageTags(rows pgx.Rows) (map[int64][]domain.Tag, error) {
-	byPost := make(map[int64][]domain.Tag)
-	var postID int64
-	var tagID *int64
-	var name, nameKey, slug *string
-	var created, updated pgtype.Timestamptz
-	_, err := pgx.ForEachRow(rows, []any{&postID, &tagID, &name, &nameKey, &slug, &created, &updated}, func() error {
-		list, ok := byPost[postID]
-		if !ok {
-			list = []domain.Tag{}
-		}
-		if tagID != nil {
-			list = append(list, tagOf(db.Tag{ID: *tagID, Name: *name, NameKey: *nameKey, Slug: *slug, CreatedAt: created, UpdatedAt: updated}))
-		}
-		byPost[postID] = list
-		return nil
-	})
-	for _, list := range byPost {
-		slices.SortFunc(list, ports.TagOrder)
-	}
-	return byPost, err
 }
 
 // count returns how many posts f matches. It answers from the counters of
