@@ -40,10 +40,10 @@ import (
 // by the post's id, a row each, told apart by the column part (viewPart),
 // with its own columns filled and the others NULL:
 //
-//	part  posts  users             tags  comments
-//	0     the post  its author     -     -
-//	1     -      -                 a tag -
-//	2     -      the commenter     -     a comment
+//	part  posts     users          tags   comments
+//	0     the post  its author     -      -
+//	1     -         -              a tag  -
+//	2     -         the commenter  -      a comment
 //
 // $2 is the number of comments wanted. Each part is the index look-up it
 // would be alone. The rows come in no particular order; View sorts the
