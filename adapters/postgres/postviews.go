@@ -355,12 +355,13 @@ func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t post
 		part                              pagePart
 		p                                 db.Post
 		u                                 db.User
+		tagged                            int64 // the post a tag's row is of
 		tag                               db.Tag
 		published, authorPub, authorDraft int64
 	)
 	partDest := unionDest([]any{&part}, skip(postWidth+userWidth+len(tagTypes)+len(countTypes)))
 	postDest := unionDest(skip(1), postFields(&p), userFields(&u), skip(len(tagTypes)+len(countTypes)))
-	tagDest := unionDest(skip(1), []any{&p.ID}, skip(postWidth-1+userWidth), tagFields(&tag), skip(len(countTypes)))
+	tagDest := unionDest(skip(1), []any{&tagged}, skip(postWidth-1+userWidth), tagFields(&tag), skip(len(countTypes)))
 	countsDest := unionDest(skip(1+postWidth+userWidth+len(tagTypes)), []any{&published, &authorPub, &authorDraft})
 	views := make([]ports.PostView, 0, viewsPerPage)
 	byPost := map[int64][]domain.Tag{}
@@ -376,7 +377,7 @@ func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t post
 			}
 		case pageTag:
 			if rows.Scan(tagDest...) == nil {
-				byPost[p.ID] = append(byPost[p.ID], tagOf(tag))
+				byPost[tagged] = append(byPost[tagged], tagOf(tag))
 			}
 		case pageCounts:
 			if rows.Scan(countsDest...) == nil {
