@@ -196,10 +196,7 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 
 // commentOrder is the order of a post's comments: oldest first, then by id.
 func commentOrder(a, b ports.CommentView) int {
-	if c := a.Comment.CreatedAt.Compare(b.Comment.CreatedAt); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Comment.ID, b.Comment.ID)
+	return cmp.Or(a.Comment.CreatedAt.Compare(b.Comment.CreatedAt), cmp.Compare(a.Comment.ID, b.Comment.ID))
 }
 
 func (r postViews) ListViews(ctx context.Context, f ports.PostFilter, page ports.Page) (views []ports.PostView, total int, err error) {
@@ -404,10 +401,7 @@ func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t post
 // newestFirst is the order of the lists: newest first, then by id, as
 // pageSQL orders them.
 func newestFirst(a, b ports.PostView) int {
-	if c := b.Post.CreatedAt().Compare(a.Post.CreatedAt()); c != 0 {
-		return c
-	}
-	return cmp.Compare(b.Post.ID(), a.Post.ID())
+	return cmp.Or(b.Post.CreatedAt().Compare(a.Post.CreatedAt()), cmp.Compare(b.Post.ID(), a.Post.ID()))
 }
 
 // attachTags reads the tags of views' posts with one statement.
