@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -13,16 +14,39 @@ import (
 // dropped probe when the store hangs.
 const readyTimeout = 2 * time.Second
 
-// probe is the body of /healthz and /readyz.
+// probe is the body of /healthz, /up and /readyz.
 type probe struct {
 	Status string `json:"status"`
 }
 
-// operations registers the routes of orchestrators and scrapers.
+// operations registers the routes of orchestrators and scrapers, and the
+// root, which sends a browser that opens the server's address to the
+// documentation. /up is /healthz under the name Laravel 11 gives its
+// health route, so that probes written for a Laravel deployment work as
+// they are. Other methods on / answer 404 (see rootMethodError).
 func (s *Server) operations() {
+	s.app.Get("/", home)
 	s.app.Get("/healthz", s.healthz)
+	s.app.Get("/up", s.healthz)
 	s.app.Get("/readyz", s.readyz)
 	s.app.Get("/metrics", s.metrics.handler())
+}
+
+// home redirects GET and HEAD / to the documentation.
+func home(c *fiber.Ctx) error {
+	return c.Redirect("/docs", http.StatusFound)
+}
+
+// rootMethodError is the error of a request to / with a method other than
+// GET or HEAD: the router's 405, with its Allow header, becomes the 404
+// every method got there before / redirected, since the root is no
+// resource of the API that a client should try other methods on.
+func rootMethodError(c *fiber.Ctx, err error) error {
+	if c.Path() != "/" || !errors.Is(err, fiber.ErrMethodNotAllowed) {
+		return err
+	}
+	c.Response().Header.Del(fiber.HeaderAllow)
+	return fiber.ErrNotFound
 }
 
 // healthz answers while the process can serve HTTP at all; it does not touch

@@ -18,7 +18,7 @@ const unmatchedRoute = "unmatched"
 // operationalRoutes are the routes orchestrators and scrapers call every few
 // seconds. Their successful calls are logged at debug level so that the
 // request log stays a record of traffic; they are counted like any other.
-var operationalRoutes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+var operationalRoutes = map[string]bool{"/healthz": true, "/up": true, "/readyz": true, "/metrics": true}
 
 // observe records every request once it is answered: one log line and the
 // request metrics. It renders the error of the rest of the chain itself, as

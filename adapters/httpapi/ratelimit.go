@@ -53,8 +53,8 @@ func callerKey(c *fiber.Ctx, auth *authenticator, proxies web.Proxies) string {
 }
 
 // unlimited are the paths, and the prefixes ending in "/", that are no API
-// route.
-var unlimited = []string{"/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/", "/storage/", "/bench/ceiling"}
+// route; the root, a redirect to /docs, is one too.
+var unlimited = []string{"/healthz", "/up", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/", "/storage/", "/bench/ceiling"}
 
 // limited reports whether path is an API route. Routes match ignoring case
 // and a trailing slash, so the comparison does too.
@@ -62,6 +62,9 @@ func limited(path string) bool {
 	p := strings.ToLower(path)
 	if len(p) > 1 {
 		p = strings.TrimRight(p, "/")
+	}
+	if p == "/" {
+		return false
 	}
 	for _, u := range unlimited {
 		if p == u || (strings.HasSuffix(u, "/") && strings.HasPrefix(p, u)) {

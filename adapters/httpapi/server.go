@@ -298,6 +298,7 @@ func benchCeiling(c *fiber.Ctx) error {
 // handleError renders every error that reaches Fiber in the shape of the
 // area the path belongs to.
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
+	err = rootMethodError(c, err)
 	if f, ok := s.frontOf(c.Path()); ok {
 		if rerr := f.RenderError(c, err); rerr != nil {
 			return rerr
