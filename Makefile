@@ -17,6 +17,7 @@ TOOL := $(GO) tool -modfile=tools/go.mod
 .PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
 
 run:
+	@echo "make run: compiling inkwell first; the first build takes a few minutes, later ones seconds."
 	$(GO) run ./cmd/inkwell
 
 build:

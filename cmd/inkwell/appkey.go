@@ -52,31 +52,49 @@ func parseAppKey(s string) ([]byte, error) {
 // the key stays put when the store changes.
 var appKeyFile = filepath.Join(filepath.Dir(inkwell.DefaultSQLitePath), "app.key")
 
-// loadAppKey returns the key that signs links and cookies: APP_KEY when
-// set; in development without it, the key kept in appKeyFile, made there
-// the first time. check has already refused production without APP_KEY.
-func (e environment) loadAppKey() ([]byte, error) {
+// useAppKey sets the key that signs links and cookies and says where it
+// came from: see loadAppKey. run calls it once the store is known to be
+// one the command may open, so that a command refused for want of a store
+// makes no key file either.
+func (e *environment) useAppKey() error {
+	key, from, err := e.loadAppKey()
+	if err != nil {
+		return err
+	}
+	e.appKey, e.appKeyFrom = key, from
+	return nil
+}
+
+// loadAppKey returns the key that signs links and cookies, with where it
+// came from: APP_KEY when set (by the environment or the .env file); in
+// development without it, the key kept in appKeyFile, made there the first
+// time. check has already refused production without APP_KEY.
+func (e environment) loadAppKey() (key []byte, from string, err error) {
 	if e.AppKey != "" {
 		key, err := parseAppKey(e.AppKey)
 		if err != nil {
-			return nil, fmt.Errorf("APP_KEY: the value %v; make one with inkwell key generate", err)
+			return nil, "", fmt.Errorf("APP_KEY: the value %v; make one with inkwell key generate", err)
 		}
-		return key, nil
+		if e.file.provides("APP_KEY") {
+			return key, "APP_KEY in " + e.file.name(), nil
+		}
+		return key, "APP_KEY", nil
 	}
 	path := appKeyFile
+	abs, _ := filepath.Abs(path)
 	raw, err := os.ReadFile(path)
 	switch {
 	case err == nil:
 		key, err := parseAppKey(string(raw))
 		if err != nil {
-			return nil, fmt.Errorf("APP_KEY: empty, and the key in %s %v; delete the file to make a new one", path, err)
+			return nil, "", fmt.Errorf("APP_KEY: empty, and the key in %s %v; delete the file to make a new one", path, err)
 		}
-		return key, nil
+		return key, abs, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("APP_KEY: empty, and %s cannot be read: %v", path, err)
+		return nil, "", fmt.Errorf("APP_KEY: empty, and %s cannot be read: %v", path, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("APP_KEY: empty, and %v", err)
+		return nil, "", fmt.Errorf("APP_KEY: empty, and %v", err)
 	}
 	line := newAppKey()
 	// The key is written whole to a file of its own, then linked into
@@ -84,7 +102,7 @@ func (e environment) loadAppKey() ([]byte, error) {
 	// other, finding the name taken, reads that key, never half of it.
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".app.key-*")
 	if err != nil {
-		return nil, fmt.Errorf("APP_KEY: empty, and %s cannot be made: %v", path, err)
+		return nil, "", fmt.Errorf("APP_KEY: empty, and %s cannot be made: %v", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	_, err = tmp.WriteString(line + "\n")
@@ -98,10 +116,10 @@ func (e environment) loadAppKey() ([]byte, error) {
 		return e.loadAppKey()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("APP_KEY: empty, and %s cannot be written: %v", path, err)
+		return nil, "", fmt.Errorf("APP_KEY: empty, and %s cannot be written: %v", path, err)
 	}
-	key, _ := parseAppKey(line)
-	return key, nil
+	key, _ = parseAppKey(line)
+	return key, abs + " (made now)", nil
 }
 
 // generateKey is the action of key generate.

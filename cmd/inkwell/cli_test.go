@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,9 +62,10 @@ func runInkwell(t *testing.T, dir string, env []string, args ...string) ran {
 	return ran{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
 }
 
-// withoutSettings drops from environ every variable that environment reads.
+// withoutSettings drops from environ every variable that environment reads,
+// and ENV_FILE.
 func withoutSettings(environ []string) []string {
-	keys := map[string]bool{}
+	keys := map[string]bool{"ENV_FILE": true}
 	t := reflect.TypeFor[environment]()
 	for i := range t.NumField() {
 		keys[t.Field(i).Tag.Get("env")] = true
@@ -88,6 +91,37 @@ func wantEmptyDir(t *testing.T, dir string) {
 	for _, e := range entries {
 		t.Errorf("the command created %s", e.Name())
 	}
+}
+
+// startLineRE matches the line every command that opens a store writes
+// first on standard error, naming the store.
+var startLineRE = regexp.MustCompile(`^time=\S+ level=INFO msg="inkwell [a-z ]+" store=("(?:[^"\\]|\\.)*"|\S+) env_file=`)
+
+// startLine splits stderr into the store its first line names and what
+// follows that line; store is empty, and rest all of stderr, when the first
+// line names no store.
+func startLine(stderr string) (store, rest string) {
+	line, after, _ := strings.Cut(stderr, "\n")
+	m := startLineRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", stderr
+	}
+	store = m[1]
+	if unquoted, err := strconv.Unquote(store); err == nil {
+		store = unquoted
+	}
+	return store, after
+}
+
+// afterStoreLine checks that stderr starts with the line naming store and
+// returns what follows it.
+func afterStoreLine(t *testing.T, stderr, store string) string {
+	t.Helper()
+	got, rest := startLine(stderr)
+	if got != store {
+		t.Errorf("the first line of stderr %q names the store %q, want %q", stderr, got, store)
+	}
+	return rest
 }
 
 func TestHelp(t *testing.T) {
@@ -180,44 +214,51 @@ func TestStartErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing", "dir")
 	sqliteURL := "DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")
+	dbFile := filepath.Join(dir, "inkwell.db")
+	closedURL := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/inkwell?sslmode=disable", closed)
+	// store is the store the first line names, for the failures that come
+	// once it is known; the others stop before.
 	for _, tc := range []struct {
-		name string
-		env  []string
-		args []string
-		want string
+		name  string
+		env   []string
+		args  []string
+		want  string
+		store string
 	}{
 		{"port in use", []string{sqliteURL, fmt.Sprint("PORT=", busyPort)}, nil,
-			fmt.Sprintf("PORT %d: address already in use on 127.0.0.1; choose another PORT or stop the process using it", busyPort)},
+			fmt.Sprintf("PORT %d: address already in use on 127.0.0.1; choose another PORT or stop the process using it", busyPort), dbFile},
 		{"PostgreSQL unreachable", []string{fmt.Sprintf("DATABASE_URL=postgres://postgres@127.0.0.1:%d/inkwell?sslmode=disable", closed)}, []string{"migrate"},
-			fmt.Sprintf("DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; start it or fix DATABASE_URL", closed)},
+			fmt.Sprintf("DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; start it or fix DATABASE_URL", closed), closedURL},
 		{"standby URL malformed", []string{fmt.Sprintf("DATABASE_URL=postgres://postgres@127.0.0.1:%d/inkwell?sslmode=disable", closed),
 			"DATABASE_READ_URL=postgres://postgres:secret@127.0.0.1:port/inkwell"}, nil,
-			"DATABASE_READ_URL: cannot parse `postgres://postgres:xxxxx@127.0.0.1:port/inkwell`: invalid port"},
+			"DATABASE_READ_URL: cannot parse `postgres://postgres:xxxxx@127.0.0.1:port/inkwell`: invalid port", closedURL},
 		{"SQLite folder missing", []string{"DATABASE_URL=sqlite://" + filepath.Join(missing, "inkwell.db")}, []string{"migrate"},
-			fmt.Sprintf("DATABASE_URL: the folder %s of %s does not exist; create it or fix DATABASE_URL", missing, filepath.Join(missing, "inkwell.db"))},
+			fmt.Sprintf("DATABASE_URL: the folder %s of %s does not exist; create it or fix DATABASE_URL", missing, filepath.Join(missing, "inkwell.db")),
+			filepath.Join(missing, "inkwell.db")},
 		{"duration without a unit", []string{"REQUEST_TIMEOUT=10"}, nil,
-			`REQUEST_TIMEOUT: "10" is not a duration; add a unit, e.g. 10s`},
+			`REQUEST_TIMEOUT: "10" is not a duration; add a unit, e.g. 10s`, ""},
 		{"duration of words", []string{"REQUEST_TIMEOUT=soon"}, nil,
-			`REQUEST_TIMEOUT: "soon" is not a duration; write a number and a unit, e.g. 10s, 500ms or 2m`},
-		{"number of words", []string{"BCRYPT_COST=high"}, nil, `BCRYPT_COST: "high" is not a whole number`},
-		{"flag of words", []string{"BENCH_ENDPOINTS=maybe"}, nil, `BENCH_ENDPOINTS: "maybe" is neither true nor false`},
-		{"SQLite synchronous off", []string{"SQLITE_SYNCHRONOUS=off"}, nil, `SQLITE_SYNCHRONOUS: "off" is neither full nor normal`},
+			`REQUEST_TIMEOUT: "soon" is not a duration; write a number and a unit, e.g. 10s, 500ms or 2m`, ""},
+		{"number of words", []string{"BCRYPT_COST=high"}, nil, `BCRYPT_COST: "high" is not a whole number`, ""},
+		{"flag of words", []string{"BENCH_ENDPOINTS=maybe"}, nil, `BENCH_ENDPOINTS: "maybe" is neither true nor false`, ""},
+		{"SQLite synchronous off", []string{"SQLITE_SYNCHRONOUS=off"}, nil, `SQLITE_SYNCHRONOUS: "off" is neither full nor normal`, ""},
 		{"HOST a name", []string{"HOST=localhost"}, nil,
-			`HOST: "localhost" is not an IP address; write one such as 127.0.0.1, ::1 or 0.0.0.0, or leave HOST empty`},
+			`HOST: "localhost" is not an IP address; write one such as 127.0.0.1, ::1 or 0.0.0.0, or leave HOST empty`, ""},
 		{"production without APP_KEY", []string{sqliteURL, "APP_ENV=production"}, nil,
-			"APP_KEY: required in production; make one with inkwell key generate"},
+			"APP_KEY: required in production; make one with inkwell key generate", ""},
 		{"APP_KEY not base64:", []string{sqliteURL, "APP_KEY=" + strings.Repeat("k", 32)}, nil,
-			`APP_KEY: the value does not start with "base64:"; make one with inkwell key generate`},
+			`APP_KEY: the value does not start with "base64:"; make one with inkwell key generate`, ""},
 		{"APP_KEY of 16 bytes", []string{sqliteURL, "APP_KEY=base64:" + base64.StdEncoding.EncodeToString(make([]byte, 16))}, nil,
-			"APP_KEY: the value holds 16 bytes, want 32; make one with inkwell key generate"},
+			"APP_KEY: the value holds 16 bytes, want 32; make one with inkwell key generate", ""},
 		{"APP_KEY not base64", []string{sqliteURL, "APP_ENV=production", "APP_KEY=base64:not*base64"}, nil,
-			"APP_KEY: the value is not valid base64 after its prefix; make one with inkwell key generate"},
+			"APP_KEY: the value is not valid base64 after its prefix; make one with inkwell key generate", ""},
 		{"HOST not of this machine", []string{sqliteURL, "HOST=203.0.113.254", fmt.Sprint("PORT=", closed)}, nil,
-			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty"},
+			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty", dbFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runInkwell(t, dir, tc.env, tc.args...)
-			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || got.stderr != want {
+			stderr := afterStoreLine(t, got.stderr, tc.store)
+			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || stderr != want {
 				t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
 			}
 		})
@@ -301,7 +342,8 @@ func TestRevokeUnknownEmail(t *testing.T) {
 		{"tokens", "revoke", "--email", "nobody@example.com", "--name", "ci"},
 	} {
 		got := runInkwell(t, dir, env, args...)
-		if want := "inkwell: no user with e-mail nobody@example.com\n"; got.code != 1 || got.stderr != want {
+		stderr := afterStoreLine(t, got.stderr, filepath.Join(dir, "inkwell.db"))
+		if want := "inkwell: no user with e-mail nobody@example.com\n"; got.code != 1 || stderr != want {
 			t.Errorf("inkwell %s: got exit %d, stderr %q; want 1 and %q", strings.Join(args, " "), got.code, got.stderr, want)
 		}
 	}
@@ -330,28 +372,32 @@ func TestUnwritablePathsStopTheStart(t *testing.T) {
 	}
 	sqliteURL := "DATABASE_URL=sqlite://" + filepath.Join(dir, "inkwell.db")
 	port := fmt.Sprint("PORT=", closed)
+	dbFile := filepath.Join(dir, "inkwell.db")
 	for _, tc := range []struct {
-		name string
-		cwd  string
-		env  []string
-		want string
+		name  string
+		cwd   string
+		env   []string
+		want  string
+		store string // named on the first line, "" when the start stops before
 	}{
 		{"storage folder under a file", dir, []string{sqliteURL, port, "STORAGE_DIR=" + filepath.Join(file, "sub")},
-			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s: not a directory; fix its permissions or STORAGE_DIR", filepath.Join(file, "sub"), filepath.Join(file, "sub"))},
+			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s: not a directory; fix its permissions or STORAGE_DIR", filepath.Join(file, "sub"), filepath.Join(file, "sub")), dbFile},
 		{"storage folder a file", dir, []string{sqliteURL, port, "STORAGE_DIR=" + file},
-			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s is not a folder; fix its permissions or STORAGE_DIR", file, file)},
+			fmt.Sprintf("STORAGE_DIR: files cannot be written in %s: %s is not a folder; fix its permissions or STORAGE_DIR", file, file), dbFile},
 		{"SQLite file a folder", dir, []string{"DATABASE_URL=sqlite://" + folderDB, port},
-			fmt.Sprintf("DATABASE_URL: the SQLite file %s cannot be written: %s: is a directory; fix its permissions or DATABASE_URL", folderDB, folderDB)},
+			fmt.Sprintf("DATABASE_URL: the SQLite file %s cannot be written: %s: is a directory; fix its permissions or DATABASE_URL", folderDB, folderDB), folderDB},
 		{"default SQLite folder a file", dataFile, []string{port, "APP_KEY=" + newAppKey()},
-			"DATABASE_URL: not set, and the default SQLite file ./data/inkwell.db cannot be written: data is not a folder; set DATABASE_URL or fix that folder"},
+			"DATABASE_URL: not set, and the default SQLite file ./data/inkwell.db cannot be written: data is not a folder; set DATABASE_URL or fix that folder",
+			filepath.Join(dataFile, "data", "inkwell.db")},
 		// Without APP_KEY development keeps its key in ./data as well, and
-		// that is the first thing read.
+		// that is read before the store opens.
 		{"default key folder a file", dataFile, []string{port},
-			"APP_KEY: empty, and data/app.key cannot be read: open data/app.key: not a directory"},
+			"APP_KEY: empty, and data/app.key cannot be read: open data/app.key: not a directory", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runInkwell(t, tc.cwd, tc.env)
-			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || got.stderr != want {
+			stderr := afterStoreLine(t, got.stderr, tc.store)
+			if want := "inkwell: " + tc.want + "\n"; got.code != 1 || stderr != want {
 				t.Errorf("got exit %d, stderr %q; want 1 and %q", got.code, got.stderr, want)
 			}
 		})
@@ -408,7 +454,7 @@ func TestAdminRights(t *testing.T) {
 	}
 	for _, s := range steps {
 		got := runInkwell(t, dir, env, s.args...)
-		if got.code != s.wantCode || got.stdout != s.wantOut || got.stderr != s.wantStderr {
+		if stderr := afterStoreLine(t, got.stderr, path); got.code != s.wantCode || got.stdout != s.wantOut || stderr != s.wantStderr {
 			t.Errorf("inkwell %s: got exit %d, stdout %q, stderr %q; want %d, %q, %q",
 				strings.Join(s.args, " "), got.code, got.stdout, got.stderr, s.wantCode, s.wantOut, s.wantStderr)
 		}

@@ -31,6 +31,9 @@ type command struct {
 	// zero environment, even where the real one would not load (a
 	// production host without APP_KEY asking for one).
 	bare bool
+	// store says whether the command may make the store it opens, or
+	// opens none; it matters for commands that are not bare.
+	store storeUse
 }
 
 // helpRequest reports a command line that asks for a command's help; run
@@ -61,7 +64,7 @@ var root = &command{
 	about: `Inkwell serves its JSON API, both areas on one port, and runs its
 maintenance tasks. Its settings come from the environment; .env.example lists
 every key with its default.`,
-	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand},
+	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand, versionCommand},
 }
 
 var serveCommand = &command{
@@ -74,6 +77,7 @@ and lets the requests in flight finish, for up to 30 seconds.
 
 It listens on HOST; when HOST is empty, on loopback (127.0.0.1 and ::1) in
 development and on every interface in production.`,
+	store: storeCreate,
 	define: func(*flag.FlagSet) func() (action, error) {
 		return func() (action, error) { return serve, nil }
 	},
@@ -86,6 +90,7 @@ var migrateCommand = &command{
 	about: `Applies the migrations the store (DATABASE_URL) lacks and exits; serve applies
 them too. On PostgreSQL they run under an advisory lock, so that replicas
 starting at once apply each migration exactly once.`,
+	store: storeCreate,
 	define: func(*flag.FlagSet) func() (action, error) {
 		return func() (action, error) { return migrate, nil }
 	},
@@ -206,6 +211,20 @@ links and remember-me cookies made with the old one.`,
 	},
 }
 
+var versionCommand = &command{
+	name:     "version",
+	synopsis: "inkwell version",
+	summary:  "print the version and the revision it was built from",
+	about: `Prints the module's version and the version control revision, time and
+state the binary was built from, as Go's build information records them;
+"inkwell --version" does the same. A binary built outside a repository, or
+by go run or go test, has no revision: it prints vcs.revision=unknown.`,
+	bare: true,
+	define: func(*flag.FlagSet) func() (action, error) {
+		return func() (action, error) { return printVersion, nil }
+	},
+}
+
 // parse finds the command args name and parses its flags, returning the
 // command with its action. It returns a helpRequest or a *usageError when
 // there is nothing to run.
@@ -224,6 +243,8 @@ func (c *command) parse(args []string) (*command, action, error) {
 	switch {
 	case isHelpFlag(word):
 		return nil, nil, helpRequest{c}
+	case c == root && (word == "--version" || word == "-version") && len(args) == 1:
+		return versionCommand, printVersion, nil
 	case word == "help" && c == root:
 		return nil, nil, root.help(args[1:])
 	case strings.HasPrefix(word, "-"):

@@ -78,9 +78,12 @@ type environment struct {
 	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
 	RememberLifetime     int  `env:"REMEMBER_LIFETIME" envDefault:"576000"`
 
-	// appKey is APP_KEY decoded, or in development the key loadConfig
-	// found or made in appKeyFile.
-	appKey []byte
+	// appKey is APP_KEY decoded, or in development the key run found or
+	// made in appKeyFile; appKeyFrom says which, for the start log.
+	appKey     []byte
+	appKeyFrom string
+	// file is the .env file the settings were read with.
+	file settingsFile
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -151,10 +154,16 @@ var sqliteSynchronous = map[string]sqlite.Synchronous{
 	"normal": sqlite.SynchronousNormal,
 }
 
-// loadConfig reads the environment and checks every value, returning one
-// error that names the offending key.
+// loadConfig reads the environment, with the .env file readSettingsFile
+// finds, and checks every value, returning one error that names the
+// offending key or file.
 func loadConfig() (environment, error) {
-	e, err := env.ParseAs[environment]()
+	file, err := readSettingsFile()
+	if err != nil {
+		return environment{}, err
+	}
+	environ := file.environ()
+	e, err := env.ParseAsWithOptions[environment](env.Options{Environment: environ})
 	if err != nil {
 		var agg env.AggregateError
 		if errors.As(err, &agg) && len(agg.Errors) > 0 {
@@ -165,16 +174,14 @@ func loadConfig() (environment, error) {
 			// The library names the Go field; operators know the variable.
 			f, _ := reflect.TypeFor[environment]().FieldByName(pe.Name)
 			key := f.Tag.Get("env")
-			return environment{}, parseError(key, os.Getenv(key), pe)
+			return environment{}, parseError(key, environ[key], pe)
 		}
 		return environment{}, err
 	}
 	if err := e.check(); err != nil {
 		return environment{}, err
 	}
-	if e.appKey, err = e.loadAppKey(); err != nil {
-		return environment{}, err
-	}
+	e.file = file
 	return e, nil
 }
 
@@ -314,6 +321,18 @@ func (e environment) trustedProxies() ([]netip.Prefix, error) {
 // unless LOG_FORMAT says otherwise.
 func (e environment) logger() *slog.Logger {
 	level, _ := e.logLevel()
+	return e.loggerAt(level)
+}
+
+// startLogger is the logger of the lines that say what a command works on
+// and where serve listens: at info level even when LOG_LEVEL is higher, as
+// an operator who quiets the log still needs them.
+func (e environment) startLogger() *slog.Logger {
+	level, _ := e.logLevel()
+	return e.loggerAt(min(level, slog.LevelInfo))
+}
+
+func (e environment) loggerAt(level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	format := e.LogFormat
 	if format == "" {

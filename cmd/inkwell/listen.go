@@ -102,3 +102,21 @@ func listenError(a listenAddr, port int, err error) error {
 	}
 	return fmt.Errorf("HOST %q, PORT %d: %w", a.host, port, err)
 }
+
+// browseURL is the URL a browser on this machine opens to reach the
+// listener at addr, opened for a: the loopback address of its family when
+// it listens on every interface.
+func browseURL(a listenAddr, addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	ip := tcp.IP
+	if ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+		if a.network == "tcp6" {
+			ip = net.IPv6loopback
+		}
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
+}

@@ -7,7 +7,14 @@
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
 //	inkwell key generate                        print a new APP_KEY
+//	inkwell version, inkwell --version          print the version and VCS revision
 //	inkwell help [command]                      show the help of inkwell or a command
+//
+// Settings come from the environment and from .env in the working folder
+// (or the file ENV_FILE names), the environment winning. Only serve,
+// migrate and seed make a missing SQLite store; every other command refuses
+// one. A command that opens a store names it on the first line of standard
+// error.
 //
 // Help exits 0; a command line it cannot run exits 2 with the command's
 // usage; any other failure exits 1 with one line on standard error.
@@ -59,6 +66,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if cmd.store == storeExisting {
+		if err := cfg.checkStoreExists(); err != nil {
+			return err
+		}
+	}
+	if err := cfg.useAppKey(); err != nil {
+		return err
+	}
+	if cmd.store != storeNone {
+		// The first line on standard error says what the command works
+		// on, before anything can go wrong with it.
+		cfg.startLogger().Info("inkwell "+cmd.name, "store", cfg.storeName(), "env_file", cfg.file.name(), "app_key", cfg.appKeyFrom)
+	}
 	return act(ctx, cfg, cfg.logger(), out)
 }
 
@@ -91,9 +111,6 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	}
 	defer cleanup()
 	setGCPercent()
-	if w := cfg.mailWarning(); w != "" {
-		log.Warn(w)
-	}
 
 	if cfg.PprofAddr != "" {
 		stopProfiling, err := serveProfiles(cfg.PprofAddr, log)
@@ -117,7 +134,12 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	for i, ln := range listeners {
 		addrs[i] = ln.Addr().String()
 	}
-	log.Info("serving", "addr", strings.Join(addrs, ","), "env", cfg.AppEnv)
+	url := browseURL(cfg.listenAddrs()[0], listeners[0].Addr())
+	cfg.startLogger().Info("serving", "url", url, "docs", url+"/docs", "admin", url+"/admin",
+		"addr", strings.Join(addrs, ","), "env", cfg.AppEnv)
+	if w := cfg.mailWarning(); w != "" {
+		log.Warn(w)
+	}
 
 	// One app serves every listener: fasthttp's Server.Serve may run on
 	// several at once, and its shutdown closes them all and waits for the

@@ -36,6 +36,7 @@ PostgreSQL loads everything in one transaction (all or nothing) that locks the
 users, tags, posts, post_tags and comments tables until it commits. SQLite
 commits every 10,000 rows or so, so that a running server can write in
 between; an interrupted load keeps what it committed.`, demo.SearchWord),
+	store:  storeCreate,
 	define: defineSeed,
 }
 
