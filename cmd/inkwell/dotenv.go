@@ -52,8 +52,13 @@ func readSettingsFile() (settingsFile, error) {
 // quotes, which may hold secrets and span lines.
 func dotenvReason(err error) string {
 	msg := err.Error()
-	if strings.HasPrefix(msg, "unterminated quoted value") {
+	switch {
+	case strings.HasPrefix(msg, "unterminated quoted value"):
 		return "a quoted value has no closing quote"
+	case strings.HasPrefix(msg, "unexpected character"):
+		// godotenv names the character after the name, often a line
+		// break, which says little.
+		return "a line is neither a comment nor NAME=value with a NAME of letters, digits, _ and ."
 	}
 	msg, _, _ = strings.Cut(msg, " near ")
 	msg, _, _ = strings.Cut(msg, "\n")
