@@ -129,7 +129,7 @@ func TestHelp(t *testing.T) {
 		args []string
 		want []string // the start of the output, then text it contains
 	}{
-		{[]string{"--help"}, []string{"usage: inkwell [command] [flags]\n", "  serve ", "  migrate ", "  seed ", "  tokens revoke ", "  tokens prune "}},
+		{[]string{"--help"}, []string{"usage: inkwell [command] [flags]\n", "  serve ", "  migrate ", "  seed ", "  tokens revoke ", "  tokens prune ", "  version ", ".env"}},
 		{[]string{"-h"}, []string{"usage: inkwell [command] [flags]\n"}},
 		{[]string{"help"}, []string{"usage: inkwell [command] [flags]\n"}},
 		{[]string{"help", "serve"}, []string{"usage: inkwell [serve]\n", "HOST"}},
@@ -143,6 +143,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help", "tokens", "revoke"}, []string{"usage: inkwell tokens revoke --email E"}},
 		{[]string{"tokens", "prune", "--help"}, []string{"usage: inkwell tokens prune\n"}},
 		{[]string{"key", "generate", "--help"}, []string{"usage: inkwell key generate\n", "APP_KEY"}},
+		{[]string{"help", "version"}, []string{"usage: inkwell version\n", "vcs.revision"}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir := t.TempDir()

@@ -62,8 +62,11 @@ var root = &command{
 	name:     "inkwell",
 	synopsis: "inkwell [command] [flags]",
 	about: `Inkwell serves its JSON API, both areas on one port, and runs its
-maintenance tasks. Its settings come from the environment; .env.example lists
-every key with its default.`,
+maintenance tasks. Its settings come from the environment and from .env in the
+working folder (or the file ENV_FILE names), the environment winning;
+.env.example lists every key with its default. Only serve, migrate and seed
+make a missing SQLite store; every command that opens a store names it on its
+first line of standard error.`,
 	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand, versionCommand},
 }
 

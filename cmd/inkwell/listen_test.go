@@ -88,3 +88,24 @@ func TestListen(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowseURL checks the URL serve's start line gives for each kind of
+// listener: its own address, or loopback of its family for every interface.
+func TestBrowseURL(t *testing.T) {
+	for _, tc := range []struct {
+		network string
+		addr    *net.TCPAddr
+		want    string
+	}{
+		{"tcp4", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 3000}, "http://127.0.0.1:3000"},
+		{"tcp6", &net.TCPAddr{IP: net.IPv6loopback, Port: 3000}, "http://[::1]:3000"},
+		{"tcp4", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080"},
+		{"tcp", &net.TCPAddr{IP: net.IPv6unspecified, Port: 3000}, "http://127.0.0.1:3000"},
+		{"tcp6", &net.TCPAddr{IP: net.IPv6unspecified, Port: 3000}, "http://[::1]:3000"},
+		{"tcp4", &net.TCPAddr{IP: net.IPv4(10, 0, 0, 5), Port: 3000}, "http://10.0.0.5:3000"},
+	} {
+		if got := browseURL(listenAddr{network: tc.network}, tc.addr); got != tc.want {
+			t.Errorf("%s %s: got %s, want %s", tc.network, tc.addr, got, tc.want)
+		}
+	}
+}
