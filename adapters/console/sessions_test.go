@@ -110,7 +110,9 @@ func TestConsoleSessionIsNoAPISession(t *testing.T) {
 			t.Fatalf("the API's session login: %d %v", status, out)
 		}
 		a := br.get("/admin/users/" + strconv.FormatInt(adaID, 10))
-		wantPage(t, a, http.StatusOK)
+		if wantPage(t, a, http.StatusOK); a.doc == nil {
+			t.FailNow()
+		}
 		var kinds []string
 		a.doc.Find("#sessions td.kind").Each(func(_ int, s *goquery.Selection) { kinds = append(kinds, strings.TrimSpace(s.Text())) })
 		slices.Sort(kinds)
