@@ -177,7 +177,7 @@ func (a *Admin) User(ctx context.Context, c ports.AdminCaller, id int64) (ports.
 	}
 	acc.Sessions = make([]ports.AdminSession, len(sessions))
 	for i, s := range sessions {
-		acc.Sessions[i] = ports.AdminSession{CreatedAt: s.CreatedAt, LastActivity: s.LastActivity}
+		acc.Sessions[i] = ports.AdminSession{Kind: s.Kind, CreatedAt: s.CreatedAt, LastActivity: s.LastActivity}
 	}
 	f := ports.PostFilter{Viewer: id, AuthorID: id}
 	if acc.Posts, acc.PostCount, err = r.PostViews.ListViews(ctx, f, ports.Page{Limit: ports.AdminAccountPosts}); err != nil {

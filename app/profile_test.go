@@ -120,11 +120,11 @@ func (w *accountWorld) register(t *testing.T, email string) domain.Actor {
 func (w *accountWorld) sessionActor(t *testing.T, email string) (domain.Actor, string) {
 	t.Helper()
 	ctx := context.Background()
-	cookie, _, err := w.sessions.Start(ctx)
+	cookie, _, err := w.sessions.Start(ctx, domain.SessionAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := w.sessions.Login(ctx, cookie, ports.LoginInput{Email: email, Password: "password1", IP: "192.0.2.1"})
+	login, err := w.sessions.Login(ctx, domain.SessionAPI, cookie, ports.LoginInput{Email: email, Password: "password1", IP: "192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestProfilePasswordChange(t *testing.T) {
 			if _, err := w.accounts.Authenticate(ctx, login.String()); !errors.Is(err, domain.ErrUnauthenticated) {
 				t.Errorf("the old token after a password change: got %v, want domain.ErrUnauthenticated", err)
 			}
-			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("the session after a password change: got %v, want domain.ErrNotFound", err)
 			}
 			now := w.clock.Now()
@@ -228,7 +228,7 @@ func TestProfilePasswordChange(t *testing.T) {
 				t.Errorf("the fresh token: got %+v", tok)
 			}
 			// Somebody else keeps their credentials.
-			if _, err := w.sessions.Find(ctx, otherCookie); err != nil {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, otherCookie); err != nil {
 				t.Errorf("another user's session: %v", err)
 			}
 			if list, _ := w.tokens.List(ctx, other); len(list) != 1 {
@@ -252,7 +252,7 @@ func TestProfilePasswordChange(t *testing.T) {
 			if got, err := w.accounts.Authenticate(ctx, fresh.String()); err != nil || !slices.Equal(got.Token.Abilities, []string{"*"}) {
 				t.Errorf("token of a session's password change: got %+v, %v", got.Token, err)
 			}
-			if _, err := w.sessions.Find(ctx, otherCookie); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, otherCookie); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("Bob's other session after his password change: got %v", err)
 			}
 
@@ -325,7 +325,7 @@ func TestProfileDelete(t *testing.T) {
 			if _, err := w.store.Repos().Tokens.ByID(ctx, ann.Token.ID); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("the token after deletion: %v", err)
 			}
-			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("the session after deletion: %v", err)
 			}
 			if _, err := w.store.Repos().Posts.Get(ctx, mine.Post.ID()); !errors.Is(err, domain.ErrNotFound) {

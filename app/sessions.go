@@ -46,9 +46,9 @@ func NewSessions(store ports.Store, accounts *Accounts, secrets ports.SecretGene
 var _ ports.Sessions = (*Sessions)(nil)
 
 // Start implements ports.Sessions.
-func (s *Sessions) Start(ctx context.Context) (string, domain.Session, error) {
+func (s *Sessions) Start(ctx context.Context, kind domain.SessionKind) (string, domain.Session, error) {
 	now := s.clock.Now()
-	cookie, sess := s.newSession(0, now)
+	cookie, sess := s.newSession(kind, 0, now)
 	if err := s.store.Repos().Sessions.Create(ctx, sess); err != nil {
 		return "", domain.Session{}, fmt.Errorf("start session: %w", err)
 	}
@@ -61,8 +61,9 @@ func (s *Sessions) Start(ctx context.Context) (string, domain.Session, error) {
 }
 
 // Find implements ports.Sessions. A value that can't be a cookie of this
-// service is not looked up at all.
-func (s *Sessions) Find(ctx context.Context, cookie string) (domain.Session, error) {
+// service is not looked up at all, and a session of the other kind is
+// neither ended nor touched: the transport asking has no say over it.
+func (s *Sessions) Find(ctx context.Context, kind domain.SessionKind, cookie string) (domain.Session, error) {
 	if !wellFormed(cookie) {
 		return domain.Session{}, domain.ErrNotFound
 	}
@@ -70,6 +71,9 @@ func (s *Sessions) Find(ctx context.Context, cookie string) (domain.Session, err
 	sess, err := repos.Sessions.ByHash(ctx, domain.HashSecret(cookie))
 	if err != nil {
 		return domain.Session{}, fmt.Errorf("find session: %w", err)
+	}
+	if sess.Kind != kind {
+		return domain.Session{}, fmt.Errorf("find session: a %s session asked for as %s: %w", sess.Kind, kind, domain.ErrNotFound)
 	}
 	now := s.clock.Now()
 	if sess.Expired(now, s.cfg.Lifetime) {
@@ -90,15 +94,16 @@ func (s *Sessions) Find(ctx context.Context, cookie string) (domain.Session, err
 // Login implements ports.Sessions. The session that carried the login is
 // replaced, not updated: a new id and a new CSRF token defeat session
 // fixation, where somebody plants a cookie they know before the victim
-// logs in.
-func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput) (ports.SessionLogin, error) {
+// logs in. The kind comes from the caller, not from the session replaced,
+// which may have ended since the transport found it.
+func (s *Sessions) Login(ctx context.Context, kind domain.SessionKind, cookie string, in ports.LoginInput) (ports.SessionLogin, error) {
 	var out ports.SessionLogin
 	u, err := s.accounts.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
-		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
+		ended, err := endSession(ctx, r, kind, domain.HashSecret(cookie))
 		if err != nil {
 			return err
 		}
-		out.Cookie, out.Session = s.newSession(u.ID, now)
+		out.Cookie, out.Session = s.newSession(kind, u.ID, now)
 		if err := r.Sessions.Create(ctx, out.Session); err != nil {
 			return err
 		}
@@ -126,7 +131,9 @@ func (s *Sessions) Login(ctx context.Context, cookie string, in ports.LoginInput
 	return out, nil
 }
 
-// Resume implements ports.Sessions. The cookie's signature is checked
+// Resume implements ports.Sessions. Remember-me cookies are set by the
+// API's session login only, so the session resumed is an API one. The
+// cookie's signature is checked
 // before anything is read; the token is then compared in constant time
 // with the user's, inside the transaction that makes the session, so that
 // a rotation at the same moment wins.
@@ -151,11 +158,11 @@ func (s *Sessions) Resume(ctx context.Context, cookie, remember string) (string,
 		}
 		var ended *domain.Revocation
 		if cookie != "" {
-			if ended, err = endSession(ctx, r, domain.HashSecret(cookie)); err != nil {
+			if ended, err = endSession(ctx, r, domain.SessionAPI, domain.HashSecret(cookie)); err != nil {
 				return err
 			}
 		}
-		value, sess = s.newSession(u.ID, now)
+		value, sess = s.newSession(domain.SessionAPI, u.ID, now)
 		if err := r.Sessions.Create(ctx, sess); err != nil || ended == nil {
 			return err
 		}
@@ -169,9 +176,9 @@ func (s *Sessions) Resume(ctx context.Context, cookie, remember string) (string,
 
 // Logout implements ports.Sessions. It also rotates the user's
 // remember_token, so that no remember-me cookie outlives the logout.
-func (s *Sessions) Logout(ctx context.Context, cookie string) error {
+func (s *Sessions) Logout(ctx context.Context, kind domain.SessionKind, cookie string) error {
 	err := s.store.InTx(ctx, func(r ports.Repos) error {
-		ended, err := endSession(ctx, r, domain.HashSecret(cookie))
+		ended, err := endSession(ctx, r, kind, domain.HashSecret(cookie))
 		if err != nil || ended == nil {
 			return err
 		}
@@ -190,16 +197,20 @@ func (s *Sessions) Logout(ctx context.Context, cookie string) error {
 	return nil
 }
 
-// endSession deletes the session idHash names and returns the revocation
-// to record when a user was signed in with it; nil when it was nobody's or
-// is gone already, since no event stream can have been read with it.
-func endSession(ctx context.Context, r ports.Repos, idHash string) (*domain.Revocation, error) {
+// endSession deletes the session of kind idHash names and returns the
+// revocation to record when a user was signed in with it; nil when it was
+// nobody's or is gone already, since no event stream can have been read
+// with it. A session of the other kind is left alone, as Find leaves it.
+func endSession(ctx context.Context, r ports.Repos, kind domain.SessionKind, idHash string) (*domain.Revocation, error) {
 	sess, err := r.Sessions.ByHash(ctx, idHash)
 	if errors.Is(err, domain.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if sess.Kind != kind {
+		return nil, nil
 	}
 	if err := r.Sessions.Delete(ctx, idHash); err != nil {
 		return nil, err
@@ -226,12 +237,13 @@ func (s *Sessions) Actor(ctx context.Context, sess domain.Session) (domain.Actor
 	return domain.Actor{User: u, VerifiedEmailRequired: s.accounts.cfg.RequireVerifiedEmail}, nil
 }
 
-// newSession makes a session for userID (0: nobody yet) and the cookie
-// value that names it, which exists only in this return value.
-func (s *Sessions) newSession(userID int64, now time.Time) (string, domain.Session) {
+// newSession makes a session of kind for userID (0: nobody yet) and the
+// cookie value that names it, which exists only in this return value.
+func (s *Sessions) newSession(kind domain.SessionKind, userID int64, now time.Time) (string, domain.Session) {
 	cookie := s.secrets.TokenEntropy()
 	return cookie, domain.Session{
 		IDHash:       domain.HashSecret(cookie),
+		Kind:         kind,
 		UserID:       userID,
 		CSRFToken:    s.secrets.TokenEntropy(),
 		LastActivity: now,

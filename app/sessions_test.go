@@ -19,7 +19,7 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ctx := context.Background()
 			w := newAccountWorld(t, s.Open(t))
-			cookie, sess, err := w.sessions.Start(ctx)
+			cookie, sess, err := w.sessions.Start(ctx, domain.SessionAPI)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,18 +38,18 @@ func TestSessionLifecycle(t *testing.T) {
 			}
 
 			for _, bad := range []string{"", "short", cookie + "x", "../" + cookie[3:], unknownSession} {
-				if _, err := w.sessions.Find(ctx, bad); !errors.Is(err, domain.ErrNotFound) {
+				if _, err := w.sessions.Find(ctx, domain.SessionAPI, bad); !errors.Is(err, domain.ErrNotFound) {
 					t.Errorf("Find(%q): got %v, want domain.ErrNotFound", bad, err)
 				}
 			}
 
 			// Activity within a minute is not written; later it is.
 			w.clock.Advance(30 * time.Second)
-			if got, err := w.sessions.Find(ctx, cookie); err != nil || !got.LastActivity.Equal(t0) {
+			if got, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); err != nil || !got.LastActivity.Equal(t0) {
 				t.Errorf("Find after 30s: got %v, %v; want last activity unchanged", got.LastActivity, err)
 			}
 			w.clock.Advance(time.Hour)
-			if got, err := w.sessions.Find(ctx, cookie); err != nil || !got.LastActivity.Equal(w.clock.Now()) {
+			if got, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); err != nil || !got.LastActivity.Equal(w.clock.Now()) {
 				t.Errorf("Find after an hour: got %v, %v; want last activity now", got.LastActivity, err)
 			}
 			stored, _ = w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(cookie))
@@ -59,18 +59,18 @@ func TestSessionLifecycle(t *testing.T) {
 
 			// Idle for the whole lifetime, the session ends and is gone.
 			w.clock.Advance(2 * time.Hour)
-			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("Find of an idle session: got %v, want domain.ErrNotFound", err)
 			}
 			if _, err := w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(cookie)); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("the idle session is still stored: %v", err)
 			}
 
-			cookie, _, _ = w.sessions.Start(ctx)
-			if err := w.sessions.Logout(ctx, cookie); err != nil {
+			cookie, _, _ = w.sessions.Start(ctx, domain.SessionAPI)
+			if err := w.sessions.Logout(ctx, domain.SessionAPI, cookie); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.sessions.Find(ctx, cookie); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("Find after Logout: got %v", err)
 			}
 		})
@@ -86,12 +86,12 @@ func TestSessionLogin(t *testing.T) {
 			ctx := context.Background()
 			w := newAccountWorld(t, s.Open(t))
 			ann := w.register(t, "ann@example.com")
-			before, first, err := w.sessions.Start(ctx)
+			before, first, err := w.sessions.Start(ctx, domain.SessionAPI)
 			if err != nil {
 				t.Fatal(err)
 			}
 			in := ports.LoginInput{Email: "ANN@example.com", Password: "password1", IP: "192.0.2.1"}
-			login, err := w.sessions.Login(ctx, before, in)
+			login, err := w.sessions.Login(ctx, domain.SessionAPI, before, in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,10 +103,10 @@ func TestSessionLogin(t *testing.T) {
 			if cookie == before || sess.CSRFToken == first.CSRFToken || !sessionSecret.MatchString(cookie) {
 				t.Errorf("Login kept the id or the CSRF token: %q → %q", before, cookie)
 			}
-			if _, err := w.sessions.Find(ctx, before); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, before); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("Find of the id before login: got %v", err)
 			}
-			found, err := w.sessions.Find(ctx, cookie)
+			found, err := w.sessions.Find(ctx, domain.SessionAPI, cookie)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,12 +126,12 @@ func TestSessionLogin(t *testing.T) {
 					t.Fatalf("token login with a wrong password: %v", err)
 				}
 			}
-			if _, err := w.sessions.Login(ctx, cookie, wrong); !errors.Is(err, domain.ErrBadCredentials) {
+			if _, err := w.sessions.Login(ctx, domain.SessionAPI, cookie, wrong); !errors.Is(err, domain.ErrBadCredentials) {
 				t.Fatalf("session login with a wrong password: %v", err)
 			}
 			right := wrong
 			right.Password = "password1"
-			if _, err := w.sessions.Login(ctx, cookie, right); !errors.Is(err, domain.ErrTooManyAttempts) {
+			if _, err := w.sessions.Login(ctx, domain.SessionAPI, cookie, right); !errors.Is(err, domain.ErrTooManyAttempts) {
 				t.Errorf("session login past the limit: got %v, want domain.ErrTooManyAttempts", err)
 			}
 
@@ -149,13 +149,13 @@ func TestSessionLogin(t *testing.T) {
 func TestSessionSweep(t *testing.T) {
 	ctx := context.Background()
 	w := newAccountWorld(t, directoryStores[0].Open(t))
-	idle, _, err := w.sessions.Start(ctx)
+	idle, _, err := w.sessions.Start(ctx, domain.SessionAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.clock.Advance(3 * time.Hour)
 	for range 98 {
-		if _, _, err := w.sessions.Start(ctx); err != nil {
+		if _, _, err := w.sessions.Start(ctx, domain.SessionAPI); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -163,10 +163,74 @@ func TestSessionSweep(t *testing.T) {
 	if _, err := w.store.Repos().Sessions.ByHash(ctx, hash); err != nil {
 		t.Fatalf("the idle session before the sweep: %v", err)
 	}
-	if _, _, err := w.sessions.Start(ctx); err != nil {
+	if _, _, err := w.sessions.Start(ctx, domain.SessionAPI); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.store.Repos().Sessions.ByHash(ctx, hash); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("the idle session after the 100th start: got %v, want domain.ErrNotFound", err)
+	}
+}
+
+// Each session keeps the kind it was started with, through the login that
+// replaces it, and is an unknown cookie to the other kind: not found, not
+// replaced by its login and not ended by its logout. Remember-me cookies
+// resume API sessions only.
+func TestSessionKinds(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(t, s.Open(t))
+			w.register(t, "ann@example.com")
+			in := ports.LoginInput{Email: "ann@example.com", Password: "password1", IP: "192.0.2.1", Remember: true}
+			others := map[domain.SessionKind]domain.SessionKind{domain.SessionAPI: domain.SessionConsole, domain.SessionConsole: domain.SessionAPI}
+			signedIn := map[domain.SessionKind]ports.SessionLogin{}
+			for kind, other := range others {
+				cookie, sess, err := w.sessions.Start(ctx, kind)
+				if err != nil || sess.Kind != kind {
+					t.Fatalf("Start(%s): got kind %q, %v", kind, sess.Kind, err)
+				}
+				if _, err := w.sessions.Find(ctx, other, cookie); !errors.Is(err, domain.ErrNotFound) {
+					t.Errorf("Find(%s) of a %s session: got %v, want domain.ErrNotFound", other, kind, err)
+				}
+				if err := w.sessions.Logout(ctx, other, cookie); err != nil {
+					t.Fatal(err)
+				}
+				theirs, err := w.sessions.Login(ctx, other, cookie, in)
+				if err != nil || theirs.Session.Kind != other {
+					t.Fatalf("Login(%s) with a %s session: got kind %q, %v", other, kind, theirs.Session.Kind, err)
+				}
+				if got, err := w.sessions.Find(ctx, kind, cookie); err != nil || got.Kind != kind {
+					t.Errorf("the %s session after the %s logout and login: got %+v, %v", kind, other, got, err)
+				}
+
+				login, err := w.sessions.Login(ctx, kind, cookie, in)
+				if err != nil || login.Session.Kind != kind {
+					t.Fatalf("Login(%s): got kind %q, %v", kind, login.Session.Kind, err)
+				}
+				if _, err := w.sessions.Find(ctx, kind, cookie); !errors.Is(err, domain.ErrNotFound) {
+					t.Errorf("Find(%s) of the session Login replaced: got %v", kind, err)
+				}
+				stored, err := w.store.Repos().Sessions.ByHash(ctx, domain.HashSecret(login.Cookie))
+				if err != nil || stored.Kind != kind || stored.UserID == 0 {
+					t.Errorf("the stored %s session after Login: got %+v, %v", kind, stored, err)
+				}
+				if _, err := w.sessions.Find(ctx, other, login.Cookie); !errors.Is(err, domain.ErrNotFound) {
+					t.Errorf("Find(%s) of a signed-in %s session: got %v, want domain.ErrNotFound", other, kind, err)
+				}
+				signedIn[kind] = login
+			}
+
+			console := signedIn[domain.SessionConsole]
+			value, sess, err := w.sessions.Resume(ctx, console.Cookie, console.Remember)
+			if err != nil || sess.Kind != domain.SessionAPI {
+				t.Fatalf("Resume: got kind %q, %v; want an API session", sess.Kind, err)
+			}
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, value); err != nil {
+				t.Errorf("Find(api) of the resumed session: %v", err)
+			}
+			if _, err := w.sessions.Find(ctx, domain.SessionConsole, console.Cookie); err != nil {
+				t.Errorf("the console session after a Resume that named it: %v", err)
+			}
+		})
 	}
 }

@@ -127,30 +127,36 @@ type Profile interface {
 
 // Sessions is the driving port of browser sessions (Sanctum's stateful
 // mode). A session is named by the value of its cookie, which only the
-// browser holds; the store keeps its digest.
+// browser holds; the store keeps its digest. Each session has a kind, the
+// transport that started it (domain.SessionKind), and every call names the
+// kind its transport accepts: a session of the other kind is answered as
+// an unknown cookie is, and left as it is.
 type Sessions interface {
-	// Start opens a session without a user and returns its cookie value.
-	Start(ctx context.Context) (string, domain.Session, error)
-	// Find returns the live session a cookie names, marking it active.
-	// domain.ErrNotFound when there is none or it has been idle too long.
-	Find(ctx context.Context, cookie string) (domain.Session, error)
+	// Start opens a session of kind without a user and returns its cookie
+	// value.
+	Start(ctx context.Context, kind domain.SessionKind) (string, domain.Session, error)
+	// Find returns the live session of kind a cookie names, marking it
+	// active. domain.ErrNotFound when there is none, it is of the other
+	// kind, or it has been idle too long.
+	Find(ctx context.Context, kind domain.SessionKind, cookie string) (domain.Session, error)
 	// Login checks the credentials as Accounts.Login does (same throttle,
-	// same errors) and binds the user to a new session that replaces the
-	// one cookie names, so an id known before login is worthless after it.
-	// With in.Remember it also returns a remember-me cookie value, built on
-	// the user's remember_token (made now if the user has none).
-	Login(ctx context.Context, cookie string, in LoginInput) (SessionLogin, error)
-	// Resume opens a fresh session for the user a remember-me cookie
-	// names, replacing the session cookie names (an anonymous or ended
-	// one), and returns the new session's cookie value.
-	// domain.ErrUnauthenticated for a cookie that is tampered with, made
-	// with another key, or built on a remember_token rotated since, or
-	// whose user is gone.
+	// same errors) and binds the user to a new session of kind that
+	// replaces the one of kind cookie names, so an id known before login
+	// is worthless after it. With in.Remember it also returns a
+	// remember-me cookie value, built on the user's remember_token (made
+	// now if the user has none).
+	Login(ctx context.Context, kind domain.SessionKind, cookie string, in LoginInput) (SessionLogin, error)
+	// Resume opens a fresh API session (remember-me cookies are the API's)
+	// for the user a remember-me cookie names, replacing the API session
+	// cookie names (an anonymous or ended one), and returns the new
+	// session's cookie value. domain.ErrUnauthenticated for a cookie that
+	// is tampered with, made with another key, or built on a
+	// remember_token rotated since, or whose user is gone.
 	Resume(ctx context.Context, cookie, remember string) (string, domain.Session, error)
-	// Logout deletes the session cookie names and, when a user is signed
-	// in to it, rotates the user's remember_token, so that every
+	// Logout deletes the session of kind cookie names and, when a user is
+	// signed in to it, rotates the user's remember_token, so that every
 	// remember-me cookie of the user stops working.
-	Logout(ctx context.Context, cookie string) error
+	Logout(ctx context.Context, kind domain.SessionKind, cookie string) error
 	// Actor returns who acts through session s: its user, with every
 	// ability. domain.ErrUnauthenticated for a session without a user or
 	// whose user is gone.

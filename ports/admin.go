@@ -111,6 +111,7 @@ func BoundedTotal(n, limit int) int {
 // AdminSession is what the console shows of a browser session: never its
 // digest or CSRF token.
 type AdminSession struct {
+	Kind         domain.SessionKind // the API's or the console's
 	CreatedAt    time.Time
 	LastActivity time.Time
 }

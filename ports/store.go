@@ -134,12 +134,14 @@ type RateLimitRepository interface {
 
 // SessionRepository keeps browser sessions, so that every replica sees them.
 type SessionRepository interface {
-	// Create stores s. domain.ErrConflict when its IDHash exists;
-	// domain.ErrNotFound when UserID is set and names no user.
+	// Create stores s, with its Kind for good. domain.ErrConflict when its
+	// IDHash exists; domain.ErrNotFound when UserID is set and names no
+	// user.
 	Create(ctx context.Context, s domain.Session) error
 	// ByHash returns domain.ErrNotFound when there is no such session.
 	ByHash(ctx context.Context, idHash string) (domain.Session, error)
-	// Update writes UserID, CSRFToken and LastActivity. domain.ErrNotFound.
+	// Update writes UserID, CSRFToken and LastActivity, never Kind.
+	// domain.ErrNotFound.
 	Update(ctx context.Context, s domain.Session) error
 	// Touch sets last_activity to now unless it is already within
 	// domain.TouchInterval of now; a missing session is not an error.

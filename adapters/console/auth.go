@@ -13,10 +13,11 @@ import (
 )
 
 // cookieName is the console session's cookie. It is sent only to /admin
-// and never with another site's request (SameSite=Strict), so the API,
-// which reads inkwell_session, never sees it, and a console session
-// authenticates nothing there. Its idle limit is the store's session
-// lifetime (SESSION_LIFETIME_MINUTES, two hours by default).
+// and never with another site's request (SameSite=Strict). Its value names
+// a console session (domain.SessionConsole), which the API refuses whatever
+// cookie name carries it, as the console refuses the API's sessions: every
+// session call here names the console's kind. Its idle limit is the store's
+// session lifetime (SESSION_LIFETIME_MINUTES, two hours by default).
 const cookieName = "inkwell_admin"
 
 // tokenField is the form field every POST carries the session's CSRF
@@ -50,7 +51,7 @@ func (k *Console) checkPost(c *fiber.Ctx) error {
 		return errCrossSite
 	}
 	cookie := c.Cookies(cookieName)
-	sess, err := k.sessions.Find(c.UserContext(), cookie)
+	sess, err := k.sessions.Find(c.UserContext(), domain.SessionConsole, cookie)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.ErrCSRFMismatch
 	}
@@ -73,7 +74,7 @@ func (k *Console) signedIn(c *fiber.Ctx) error {
 	sess, ok := c.Locals(localSession).(domain.Session)
 	if !ok {
 		var err error
-		sess, err = k.sessions.Find(c.UserContext(), c.Cookies(cookieName))
+		sess, err = k.sessions.Find(c.UserContext(), domain.SessionConsole, c.Cookies(cookieName))
 		if errors.Is(err, domain.ErrNotFound) {
 			return c.Redirect(prefix+"/login", http.StatusSeeOther)
 		}
@@ -120,14 +121,14 @@ func (k *Console) loginForm(c *fiber.Ctx) error {
 // request's cookie names, or of a new one whose cookie it sets.
 func (k *Console) anonymousSession(c *fiber.Ctx) (string, error) {
 	ctx := c.UserContext()
-	sess, err := k.sessions.Find(ctx, c.Cookies(cookieName))
+	sess, err := k.sessions.Find(ctx, domain.SessionConsole, c.Cookies(cookieName))
 	if err == nil {
 		return sess.CSRFToken, nil
 	}
 	if !errors.Is(err, domain.ErrNotFound) {
 		return "", err
 	}
-	cookie, sess, err := k.sessions.Start(ctx)
+	cookie, sess, err := k.sessions.Start(ctx, domain.SessionConsole)
 	if err != nil {
 		return "", err
 	}
@@ -143,7 +144,7 @@ func (k *Console) login(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	cookie, _ := c.Locals(localCookie).(string)
 	in := ports.LoginInput{Email: c.FormValue("email"), Password: c.FormValue("password"), IP: k.proxies.ClientIP(c)}
-	out, err := k.sessions.Login(ctx, cookie, in)
+	out, err := k.sessions.Login(ctx, domain.SessionConsole, cookie, in)
 	if de, ok := domain.AsError(err); ok && (de.Kind == domain.Invalid || de.Kind == domain.Unauthenticated) {
 		return k.loginRefused(c, http.StatusUnprocessableEntity, in.Email, "These credentials do not match our records.")
 	}
@@ -156,7 +157,7 @@ func (k *Console) login(c *fiber.Ctx) error {
 	}
 	err = k.admin.RecordLogin(ctx, ports.AdminCaller{Actor: actor, Address: in.IP})
 	if errors.Is(err, domain.ErrForbidden) {
-		if lerr := k.sessions.Logout(ctx, out.Cookie); lerr != nil {
+		if lerr := k.sessions.Logout(ctx, domain.SessionConsole, out.Cookie); lerr != nil {
 			return lerr
 		}
 		c.Cookie(k.sessionCookie("", time.Unix(0, 0)))
@@ -182,7 +183,7 @@ func (k *Console) loginRefused(c *fiber.Ctx, status int, email, why string) erro
 // logout ends the console session and drops its cookie.
 func (k *Console) logout(c *fiber.Ctx) error {
 	cookie, _ := c.Locals(localCookie).(string)
-	if err := k.sessions.Logout(c.UserContext(), cookie); err != nil {
+	if err := k.sessions.Logout(c.UserContext(), domain.SessionConsole, cookie); err != nil {
 		return err
 	}
 	c.Cookie(k.sessionCookie("", time.Unix(0, 0)))

@@ -115,8 +115,9 @@ func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
 }
 
 // Another user's session cookie opens nothing: a non-admin's browser
-// session from the API, put in the console's cookie, reaches the 403
-// page, and a cookie naming no session the sign-in form.
+// session from the API, put in the console's cookie, is no console
+// session and leads to the sign-in form, as a cookie naming no session
+// does.
 func TestOtherUsersCookies(t *testing.T) {
 	forEachStore(t, func(t *testing.T, b *bench) {
 		b.register("Ada", "ada@example.com")
@@ -134,7 +135,7 @@ func TestOtherUsersCookies(t *testing.T) {
 		}
 		stolen := b.browser()
 		stolen.cookies["inkwell_admin"] = bob.cookies["inkwell_session"]
-		wantPage(t, stolen.get("/admin/users"), http.StatusForbidden)
+		wantRedirect(t, stolen.get("/admin/users"), "/admin/login")
 		forged := b.browser()
 		forged.cookies["inkwell_admin"] = "not-a-session"
 		wantRedirect(t, forged.get("/admin/users"), "/admin/login")

@@ -91,7 +91,8 @@ func (a *authenticator) bearerActor(c *fiber.Ctx, token string) (domain.Actor, e
 }
 
 // sessionActor authenticates a request from a stateful domain by its
-// session cookie. A state-changing request must then also echo the
+// session cookie, which must name an API session: a console session's
+// value sent as inkwell_session is an unknown cookie here. A state-changing request must then also echo the
 // session's CSRF token, since the browser sends the cookie with requests
 // that other sites make it send. Without a signed-in live session, a valid
 // remember-me cookie opens a fresh one (see resume).
@@ -104,7 +105,7 @@ func (a *authenticator) sessionActor(c *fiber.Ctx) (domain.Actor, bool, error) {
 	var sess domain.Session
 	var err error
 	if cookie != "" {
-		sess, err = a.sessions.Find(ctx, cookie)
+		sess, err = a.sessions.Find(ctx, domain.SessionAPI, cookie)
 	} else {
 		err = domain.ErrNotFound
 	}
@@ -201,9 +202,9 @@ func csrfMatches(c *fiber.Ctx, sess domain.Session) bool {
 func (s *Server) csrfCookie(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	cookie := c.Cookies(sessionCookie)
-	sess, err := s.sessions.Find(ctx, cookie)
+	sess, err := s.sessions.Find(ctx, domain.SessionAPI, cookie)
 	if errors.Is(err, domain.ErrNotFound) {
-		cookie, sess, err = s.sessions.Start(ctx)
+		cookie, sess, err = s.sessions.Start(ctx, domain.SessionAPI)
 	}
 	if err != nil {
 		return err
@@ -228,7 +229,7 @@ func (s *Server) sessionLogin(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	login, err := s.sessions.Login(c.UserContext(), cookie, in)
+	login, err := s.sessions.Login(c.UserContext(), domain.SessionAPI, cookie, in)
 	if err != nil {
 		return err
 	}
@@ -244,7 +245,7 @@ func (s *Server) sessionLogout(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.sessions.Logout(c.UserContext(), cookie); err != nil {
+	if err := s.sessions.Logout(c.UserContext(), domain.SessionAPI, cookie); err != nil {
 		return err
 	}
 	s.expireSessionCookies(c)
@@ -257,7 +258,7 @@ func (s *Server) sessionLogout(c *fiber.Ctx) error {
 // token, is a CSRF mismatch.
 func (s *Server) verifiedSession(c *fiber.Ctx) (string, error) {
 	cookie := c.Cookies(sessionCookie)
-	sess, err := s.sessions.Find(c.UserContext(), cookie)
+	sess, err := s.sessions.Find(c.UserContext(), domain.SessionAPI, cookie)
 	if errors.Is(err, domain.ErrNotFound) {
 		return "", domain.ErrCSRFMismatch
 	}
@@ -277,7 +278,7 @@ func (s *Server) endSession(c *fiber.Ctx) error {
 	if !ok {
 		return nil
 	}
-	if err := s.sessions.Logout(c.UserContext(), cookie); err != nil {
+	if err := s.sessions.Logout(c.UserContext(), domain.SessionAPI, cookie); err != nil {
 		return err
 	}
 	s.expireSessionCookies(c)

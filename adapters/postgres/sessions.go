@@ -22,6 +22,7 @@ var _ ports.SessionRepository = sessions{}
 func (r sessions) Create(ctx context.Context, s domain.Session) error {
 	err := r.q.CreateSession(ctx, db.CreateSessionParams{
 		IDHash:       s.IDHash,
+		Kind:         string(s.Kind),
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
 		LastActivity: dbTime(s.LastActivity),
@@ -89,6 +90,7 @@ func sessionUser(id int64) pgtype.Int8 {
 func sessionOf(row db.Session) domain.Session {
 	return domain.Session{
 		IDHash:       row.IDHash,
+		Kind:         domain.SessionKind(row.Kind),
 		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
 		CSRFToken:    row.CsrfToken,
 		LastActivity: timeOf(row.LastActivity),

@@ -86,6 +86,7 @@ func TestAutoincrementMigration(t *testing.T) {
 		`SELECT count(*) FROM posts WHERE author_id = 5`:                                           2,
 		`SELECT count(*) FROM comments`:                                                            1,
 		`SELECT count(*) FROM sessions WHERE user_id = 5`:                                          1,
+		`SELECT count(*) FROM sessions WHERE user_id = 5 AND kind = 'api'`:                         1,
 		`SELECT count(*) FROM webhooks WHERE user_id = 5`:                                          1,
 		`SELECT count(*) FROM pragma_foreign_key_check`:                                            0,
 		`SELECT foreign_keys FROM pragma_foreign_keys`:                                             1,

@@ -18,6 +18,7 @@ type sessions struct{ c conns }
 func (r sessions) Create(ctx context.Context, s domain.Session) error {
 	err := r.c.write.CreateSession(ctx, db.CreateSessionParams{
 		IDHash:       s.IDHash,
+		Kind:         string(s.Kind),
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
 		LastActivity: dbTime(s.LastActivity),
@@ -100,6 +101,7 @@ func sessionUser(id int64) sql.NullInt64 {
 func sessionOf(row db.Session) domain.Session {
 	return domain.Session{
 		IDHash:       row.IDHash,
+		Kind:         domain.SessionKind(row.Kind),
 		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
 		CSRFToken:    row.CsrfToken,
 		LastActivity: timeOf(row.LastActivity),

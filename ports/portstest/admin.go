@@ -508,15 +508,17 @@ func testAdminMails(t *testing.T, st ports.Store) {
 	}
 }
 
-// testAdminSessions: a user's sessions, latest activity first, and none
-// of another's.
+// testAdminSessions: a user's sessions of both kinds, latest activity
+// first, and none of another's.
 func testAdminSessions(t *testing.T, st ports.Store) {
 	ctx := t.Context()
 	r := st.Repos()
 	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
 	bob := createUser(t, r, newUser("Bob", "bob@example.com"))
 	old := createSession(t, r, newSession(ann.ID, at(time.Minute)))
-	recent := createSession(t, r, newSession(ann.ID, at(time.Hour)))
+	recent := newSession(ann.ID, at(time.Hour))
+	recent.Kind = domain.SessionConsole
+	createSession(t, r, recent)
 	createSession(t, r, newSession(bob.ID, at(2*time.Hour)))
 	createSession(t, r, newSession(0, at(3*time.Hour)))
 	got, err := r.Admin.Sessions(ctx, ann.ID)

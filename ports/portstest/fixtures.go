@@ -86,13 +86,15 @@ func createProduct(t *testing.T, r ports.Repos, p domain.Product) domain.Product
 	return p
 }
 
-// newSession starts a session of userID (0 for one no login has bound yet)
-// last active at lastActivity. Its digest and CSRF token come from the same
-// counter as token secrets, so they are distinct in a test binary.
+// newSession starts an API session of userID (0 for one no login has
+// bound yet) last active at lastActivity. Its digest and CSRF token come
+// from the same counter as token secrets, so they are distinct in a test
+// binary.
 func newSession(userID int64, lastActivity time.Time) domain.Session {
 	n := secrets.Add(1)
 	return domain.Session{
 		IDHash:       domain.HashSecret(fmt.Sprintf("suite-session-%d", n)),
+		Kind:         domain.SessionAPI,
 		UserID:       userID,
 		CSRFToken:    fmt.Sprintf("suite-csrf-%d", n),
 		LastActivity: lastActivity,

@@ -62,12 +62,14 @@ func testSessionRoundTrip(t *testing.T, st ports.Store) {
 	}{
 		{"not bound to a user", domain.Session{
 			IDHash:       domain.HashSecret("round trip, anonymous"),
+			Kind:         domain.SessionAPI,
 			CSRFToken:    "Sx4nKDrmq0Qm5V4eQ1b8y3ZtWfJ2aLc7uPoR9sTv",
 			LastActivity: at(time.Minute + time.Microsecond),
 			CreatedAt:    base,
 		}},
 		{"bound to a user", domain.Session{
 			IDHash:       domain.HashSecret("round trip, bound"),
+			Kind:         domain.SessionAPI,
 			UserID:       u.ID,
 			CSRFToken:    "bound-csrf",
 			LastActivity: at(90*time.Minute + 999*time.Microsecond),
@@ -75,10 +77,26 @@ func testSessionRoundTrip(t *testing.T, st ports.Store) {
 		}},
 		{"times given in another zone come back in UTC", domain.Session{
 			IDHash:       domain.HashSecret("round trip, zone"),
+			Kind:         domain.SessionConsole,
 			UserID:       u.ID,
 			CSRFToken:    "",
 			LastActivity: at(time.Hour).In(elsewhere),
 			CreatedAt:    base.In(elsewhere),
+		}},
+		{"a console session not bound to a user", domain.Session{
+			IDHash:       domain.HashSecret("round trip, console"),
+			Kind:         domain.SessionConsole,
+			CSRFToken:    "console-csrf",
+			LastActivity: at(2 * time.Hour),
+			CreatedAt:    at(time.Hour),
+		}},
+		{"a console session bound to a user", domain.Session{
+			IDHash:       domain.HashSecret("round trip, console, bound"),
+			Kind:         domain.SessionConsole,
+			UserID:       u.ID,
+			CSRFToken:    "console-bound-csrf",
+			LastActivity: at(3 * time.Hour),
+			CreatedAt:    at(time.Hour),
 		}},
 	}
 	for _, tc := range cases {
@@ -142,10 +160,13 @@ func testSessionConflict(t *testing.T, st ports.Store) {
 	}{
 		{"the same session again", existing},
 		{"another user's session of the same digest", domain.Session{
-			IDHash: existing.IDHash, UserID: bob.ID, CSRFToken: "other", LastActivity: at(time.Hour), CreatedAt: at(time.Hour),
+			IDHash: existing.IDHash, Kind: domain.SessionAPI, UserID: bob.ID, CSRFToken: "other", LastActivity: at(time.Hour), CreatedAt: at(time.Hour),
 		}},
 		{"an unbound session of the same digest", domain.Session{
-			IDHash: existing.IDHash, CSRFToken: "other", LastActivity: at(time.Hour), CreatedAt: at(time.Hour),
+			IDHash: existing.IDHash, Kind: domain.SessionAPI, CSRFToken: "other", LastActivity: at(time.Hour), CreatedAt: at(time.Hour),
+		}},
+		{"a console session of the same digest", domain.Session{
+			IDHash: existing.IDHash, Kind: domain.SessionConsole, UserID: ann.ID, CSRFToken: "other", LastActivity: at(time.Hour), CreatedAt: at(time.Hour),
 		}},
 	}
 	for _, d := range dups {
@@ -162,8 +183,11 @@ func testSessionUpdate(t *testing.T, st ports.Store) {
 	r := st.Repos()
 	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
 	other := createSession(t, r, newSession(ann.ID, base))
-	s := createSession(t, r, newSession(0, base))
-	// Each step hands Update a changed CreatedAt too, which it must not write.
+	s := newSession(0, base)
+	s.Kind = domain.SessionConsole
+	createSession(t, r, s)
+	// Each step hands Update a changed CreatedAt and kind too, which it must
+	// not write: a session's kind is fixed when it is created.
 	steps := []struct {
 		name         string
 		userID       int64
@@ -180,7 +204,7 @@ func testSessionUpdate(t *testing.T, st ports.Store) {
 		for _, w := range bothPlaces {
 			upd := want
 			upd.UserID, upd.CSRFToken, upd.LastActivity = step.userID, step.csrf, step.lastActivity
-			upd.CreatedAt = at(24 * time.Hour)
+			upd.CreatedAt, upd.Kind = at(24*time.Hour), domain.SessionAPI
 			err := w.run(ctx, st, func(r ports.Repos) error { return r.Sessions.Update(ctx, upd) })
 			if !checkErr(t, fmt.Sprintf("%s: Sessions.Update %s", step.name, w.name), err, nil) {
 				continue

@@ -246,7 +246,7 @@ var transactions = []struct {
 		if err := r.Comments.Create(ctx, &c); err != nil {
 			return fmt.Errorf("Comments.Create: %w", err)
 		}
-		sess := domain.Session{IDHash: newSessionHash, UserID: w.ann.ID, CSRFToken: newCSRF, LastActivity: at(time.Hour), CreatedAt: at(time.Hour)}
+		sess := domain.Session{IDHash: newSessionHash, Kind: domain.SessionAPI, UserID: w.ann.ID, CSRFToken: newCSRF, LastActivity: at(time.Hour), CreatedAt: at(time.Hour)}
 		if err := r.Sessions.Create(ctx, sess); err != nil {
 			return fmt.Errorf("Sessions.Create: %w", err)
 		}

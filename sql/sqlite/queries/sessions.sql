@@ -1,6 +1,6 @@
 -- name: CreateSession :exec
-INSERT INTO sessions (id_hash, user_id, csrf_token, last_activity, created_at)
-VALUES (@id_hash, @user_id, @csrf_token, @last_activity, @created_at);
+INSERT INTO sessions (id_hash, kind, user_id, csrf_token, last_activity, created_at)
+VALUES (@id_hash, @kind, @user_id, @csrf_token, @last_activity, @created_at);
 
 -- name: GetSession :one
 SELECT * FROM sessions WHERE id_hash = @id_hash;

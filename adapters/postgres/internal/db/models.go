@@ -159,6 +159,7 @@ type Session struct {
 	CsrfToken    string
 	LastActivity pgtype.Timestamptz
 	CreatedAt    pgtype.Timestamptz
+	Kind         string
 }
 
 type Tag struct {

@@ -600,7 +600,7 @@ func (q *Queries) AdminRecentMailFailures(ctx context.Context, lim int64) ([]Adm
 }
 
 const adminUserSessions = `-- name: AdminUserSessions :many
-SELECT id_hash, user_id, csrf_token, last_activity, created_at FROM sessions WHERE user_id = ?1 ORDER BY last_activity DESC, id_hash
+SELECT id_hash, user_id, csrf_token, last_activity, created_at, kind FROM sessions WHERE user_id = ?1 ORDER BY last_activity DESC, id_hash
 `
 
 func (q *Queries) AdminUserSessions(ctx context.Context, userID sql.NullInt64) ([]Session, error) {
@@ -618,6 +618,7 @@ func (q *Queries) AdminUserSessions(ctx context.Context, userID sql.NullInt64) (
 			&i.CsrfToken,
 			&i.LastActivity,
 			&i.CreatedAt,
+			&i.Kind,
 		); err != nil {
 			return nil, err
 		}

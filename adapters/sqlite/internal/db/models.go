@@ -171,6 +171,7 @@ type Session struct {
 	CsrfToken    string
 	LastActivity int64
 	CreatedAt    int64
+	Kind         string
 }
 
 type Tag struct {

@@ -11,12 +11,13 @@ import (
 )
 
 const createSession = `-- name: CreateSession :exec
-INSERT INTO sessions (id_hash, user_id, csrf_token, last_activity, created_at)
-VALUES (?1, ?2, ?3, ?4, ?5)
+INSERT INTO sessions (id_hash, kind, user_id, csrf_token, last_activity, created_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6)
 `
 
 type CreateSessionParams struct {
 	IDHash       string
+	Kind         string
 	UserID       sql.NullInt64
 	CsrfToken    string
 	LastActivity int64
@@ -26,6 +27,7 @@ type CreateSessionParams struct {
 func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) error {
 	_, err := q.db.ExecContext(ctx, createSession,
 		arg.IDHash,
+		arg.Kind,
 		arg.UserID,
 		arg.CsrfToken,
 		arg.LastActivity,
@@ -68,7 +70,7 @@ func (q *Queries) DeleteSessionsByUser(ctx context.Context, userID int64) (int64
 }
 
 const getSession = `-- name: GetSession :one
-SELECT id_hash, user_id, csrf_token, last_activity, created_at FROM sessions WHERE id_hash = ?1
+SELECT id_hash, user_id, csrf_token, last_activity, created_at, kind FROM sessions WHERE id_hash = ?1
 `
 
 func (q *Queries) GetSession(ctx context.Context, idHash string) (Session, error) {
@@ -80,6 +82,7 @@ func (q *Queries) GetSession(ctx context.Context, idHash string) (Session, error
 		&i.CsrfToken,
 		&i.LastActivity,
 		&i.CreatedAt,
+		&i.Kind,
 	)
 	return i, err
 }
