@@ -110,6 +110,15 @@ func capped(p ports.Page) ports.Page {
 	return p
 }
 
+// checkSearch refuses a search term that domain.CheckSearch refuses, as
+// the request's field: no store is asked with it.
+func checkSearch(field, term string) error {
+	if rules := domain.CheckSearch(term); rules != nil {
+		return domain.InvalidField(field, rules...)
+	}
+	return nil
+}
+
 // countUpTo is the CountUpTo of a console list: a search counts up to
 // ports.AdminCountLimit, while an unsearched list's total is a kept count
 // that costs nothing to give exactly.
@@ -146,6 +155,9 @@ func (a *Admin) Overview(ctx context.Context, c ports.AdminCaller) (ports.AdminO
 func (a *Admin) Users(ctx context.Context, c ports.AdminCaller, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	r, err := a.reads(ctx, c)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := checkSearch("q", q.Search); err != nil {
 		return nil, 0, err
 	}
 	q.Page = capped(q.Page)
@@ -283,6 +295,9 @@ func (a *Admin) VerifyUser(ctx context.Context, c ports.AdminCaller, userID int6
 func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPostQuery) ([]ports.PostView, int, error) {
 	r, err := a.reads(ctx, c)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := checkSearch("q", q.Search); err != nil {
 		return nil, 0, err
 	}
 	q.Page = capped(q.Page)

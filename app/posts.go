@@ -36,6 +36,9 @@ func (p *Posts) List(ctx context.Context, actor domain.Actor, f ports.PostFilter
 	if err := domain.CheckPageSize(page.Limit); err != nil {
 		return nil, 0, err
 	}
+	if err := checkSearch("search", f.Search); err != nil {
+		return nil, 0, err
+	}
 	f.Viewer = actor.User.ID
 	views, total, err := p.store.Repos().PostViews.ListViews(readBy(ctx, f.Viewer), f, page)
 	if err != nil {
@@ -51,6 +54,9 @@ func (p *Posts) ListAfter(ctx context.Context, actor domain.Actor, f ports.PostF
 		return nil, nil, err
 	}
 	if err := domain.CheckPageSize(limit); err != nil {
+		return nil, nil, err
+	}
+	if err := checkSearch("search", f.Search); err != nil {
 		return nil, nil, err
 	}
 	f.Viewer = actor.User.ID

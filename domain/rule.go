@@ -3,6 +3,7 @@ package domain
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,7 @@ const (
 	RuleObject          Rule = "object"           // not an object
 	RuleNoNullBytes     Rule = "no_null_bytes"    // a string holding a NUL byte
 	RuleUTF8            Rule = "utf8"             // a string that is not valid UTF-8
+	RuleNoControlChars  Rule = "no_control_chars" // a string holding a control character other than NUL
 	RuleEmail           Rule = "email"            // not an e-mail address
 	RuleConfirmed       Rule = "confirmed"        // differs from its _confirmation field
 	RuleUnique          Rule = "unique"           // another record holds the value
@@ -159,4 +161,30 @@ func CheckPageSize(size int) error {
 		return InvalidField("per_page", rules...)
 	}
 	return nil
+}
+
+// MaxSearchLength bounds, in characters, a search term or any other text a
+// list's query carries to a store.
+const MaxSearchLength = 255
+
+// CheckSearch returns what a search term, or any other text of a list's
+// query, breaks before it may reach a store: a NUL byte (no_null_bytes),
+// bytes that are not UTF-8 (utf8), another control character
+// (no_control_chars: C0, DEL or C1), or more than MaxSearchLength
+// characters (max:255). PostgreSQL refuses NUL and invalid UTF-8 in text
+// with an error of its own, SQLite cuts a string at NUL, and a control
+// character in a term matches nothing a person typed; every transport's
+// list asks this, the use case again before it reads.
+func CheckSearch(s string) []Rule {
+	var rules []Rule
+	if strings.IndexByte(s, 0) >= 0 {
+		rules = append(rules, RuleNoNullBytes)
+	}
+	if !utf8.ValidString(s) {
+		rules = append(rules, RuleUTF8)
+	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r != 0 && unicode.IsControl(r) }) {
+		rules = append(rules, RuleNoControlChars)
+	}
+	return append(rules, checkLength(s, MaxSearchLength)...)
 }

@@ -164,7 +164,8 @@ type Admin interface {
 	// Users returns one page of the accounts q selects, newest first, and
 	// how many match in all; a search counts no further than
 	// AdminCountLimit(q.Page), and a total above it means more than that
-	// (q.CountUpTo is ignored).
+	// (q.CountUpTo is ignored). A search domain.CheckSearch refuses is
+	// domain.Invalid on field q, and no store is asked.
 	Users(ctx context.Context, caller AdminCaller, q AdminUserQuery) ([]domain.User, int, error)
 	// User returns one account with its tokens, sessions and latest
 	// posts. domain.ErrNotFound.
@@ -193,7 +194,7 @@ type Admin interface {
 
 	// Posts returns one page of the posts q selects, every author's
 	// drafts included, newest first, and how many match in all; a search
-	// counts as Users' does.
+	// counts as Users' does, and is refused as Users' is.
 	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
 	// UnpublishPost makes a published post a draft (post.unpublish) and
 	// records post.unpublished. domain.ErrNotFound; domain.ErrConflict,

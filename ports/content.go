@@ -67,7 +67,8 @@ type Posts interface {
 	// List returns one page of the posts f selects that the actor may see
 	// (f.Viewer is set from the actor), newest first, each with its author
 	// and tags, and how many match in all. An Invalid error on per_page
-	// when the page breaks domain.CheckPageSize.
+	// when the page breaks domain.CheckPageSize, on search when f.Search
+	// breaks domain.CheckSearch.
 	List(ctx context.Context, actor domain.Actor, f PostFilter, page Page) ([]PostView, int, error)
 	// ListAfter returns up to limit posts after cursor (nil: from the start)
 	// and the cursor of the next page, nil at the end; f and limit as

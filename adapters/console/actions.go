@@ -26,7 +26,7 @@ func (k *Console) action(c *fiber.Ctx, notice, fallback string, call func(ports.
 // backTo is the form's "back" field when it is a path of the console (no
 // scheme, no host, no other site), else fallback.
 func backTo(c *fiber.Ctx, fallback string) string {
-	back := c.FormValue("back")
+	back := formValue(c, "back")
 	if (back == prefix || strings.HasPrefix(back, prefix+"/") || strings.HasPrefix(back, prefix+"?")) &&
 		!strings.ContainsAny(back, "\\\r\n") && !strings.Contains(back, "//") {
 		return back
@@ -52,7 +52,7 @@ func (k *Console) revokeUserTokens(c *fiber.Ctx) error {
 
 func (k *Console) deleteUser(c *fiber.Ctx) error {
 	return k.action(c, "user.delete", prefix+"/users", func(ac ports.AdminCaller, id int64) error {
-		return k.admin.DeleteUser(c.UserContext(), ac, id, c.FormValue("password"))
+		return k.admin.DeleteUser(c.UserContext(), ac, id, formValue(c, "password"))
 	})
 }
 

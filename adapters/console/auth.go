@@ -58,7 +58,7 @@ func (k *Console) checkPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if !web.SameToken(c.FormValue(tokenField), sess.CSRFToken) {
+	if !web.SameToken(formValue(c, tokenField), sess.CSRFToken) {
 		return domain.ErrCSRFMismatch
 	}
 	c.Locals(localSession, sess)

@@ -72,7 +72,7 @@ func (*Console) Owns(path string) bool {
 
 // Mount registers the console's routes on app.
 func (k *Console) Mount(app *fiber.App) {
-	r := app.Group(prefix, k.headers)
+	r := app.Group(prefix, k.headers, k.checkQuery)
 	r.Get("/assets/*", k.asset)
 	r.Get("/login", k.loginForm)
 	r.Post("/login", k.checkPost, k.login)

@@ -20,11 +20,32 @@ const perPage = 50
 // stays far from overflowing.
 const maxPage = 1_000_000
 
-// maxSearch bounds a search term, in bytes.
-const maxSearch = 255
+// maxQueryParams bounds how many parameters a console query carries; no
+// page reads more than four.
+const maxQueryParams = 16
 
 // errBadQuery refuses a query string the console cannot read.
 var errBadQuery = fiber.NewError(fiber.StatusBadRequest, "bad query")
+
+// checkQuery refuses with the 400 page, before any handler runs and so
+// before any store is asked, a query string with too many parameters or
+// a parameter whose name or value breaks domain.CheckSearch (a NUL or
+// other control character, bytes that are not UTF-8, more than 255
+// characters): the core's rule for what a list's query may carry, which
+// the API's searches and the admin use cases ask too. Every parameter of
+// every console page passes it (q, status, page, post, user), and each
+// page then reads its own.
+func (k *Console) checkQuery(c *fiber.Ctx) error {
+	args := c.Context().QueryArgs()
+	bad := args.Len() > maxQueryParams
+	args.VisitAll(func(key, value []byte) {
+		bad = bad || domain.CheckSearch(string(key)) != nil || domain.CheckSearch(string(value)) != nil
+	})
+	if bad {
+		return errBadQuery
+	}
+	return c.Next()
+}
 
 // pageOf reads the page query parameter: 1 when absent.
 func pageOf(c *fiber.Ctx) (int, ports.Page, error) {
@@ -39,10 +60,11 @@ func pageOf(c *fiber.Ctx) (int, ports.Page, error) {
 	return n, ports.Page{Offset: (n - 1) * perPage, Limit: perPage}, nil
 }
 
-// searchOf reads the q query parameter.
+// searchOf reads the q query parameter, which checkQuery let through;
+// the admin use cases ask domain.CheckSearch again.
 func searchOf(c *fiber.Ctx) (string, error) {
 	q := strings.TrimSpace(c.Query("q"))
-	if len(q) > maxSearch {
+	if domain.CheckSearch(q) != nil {
 		return "", errBadQuery
 	}
 	return q, nil
@@ -200,9 +222,9 @@ func postRows(posts []ports.PostView, csrf string) template.HTML {
 	token := escapeText(csrf)
 	for _, v := range posts {
 		id := strconv.FormatInt(v.Post.ID(), 10)
-		w(`<tr id="post-`, id, `"><td>`, id, `</td><td>`, escapeText(v.Post.Title()),
-			`</td><td><a href="/admin/users/`, strconv.FormatInt(v.Author.ID, 10), `">`, escapeText(v.Author.Name),
-			`</a></td><td>`, escapeText(string(v.Post.Status())), `</td><td>`, when(v.Post.CreatedAt()),
+		w(`<tr id="post-`, id, `"><td>`, id, `</td><td><bdi>`, escapeText(v.Post.Title()),
+			`</bdi></td><td><a href="/admin/users/`, strconv.FormatInt(v.Author.ID, 10), `"><bdi>`, escapeText(v.Author.Name),
+			`</bdi></a></td><td>`, escapeText(string(v.Post.Status())), `</td><td>`, when(v.Post.CreatedAt()),
 			`</td><td><a href="/admin/comments?post=`, id, `" class="comments">Comments</a></td>`, "\n<td>")
 		if v.Post.IsPublished() {
 			w(`<form method="post" action="/admin/posts/`, id, `/unpublish" class="inline"><input type="hidden" name="_token" value="`,

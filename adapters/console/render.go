@@ -5,12 +5,14 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -30,7 +32,35 @@ type pages map[string]*template.Template
 
 // funcs are the helpers the templates call. html/template escapes
 // everything they return.
-var funcs = template.FuncMap{"when": when}
+var funcs = template.FuncMap{"when": when, "visible": visible}
+
+// visible writes every control and format character of s (the bidi
+// controls U+202A-U+202E, U+2066-U+2069, U+200E, U+200F and U+061C, the
+// zero-width ones, C0 and C1) as its code point, ⟨U+202E⟩, so that two
+// e-mails or names that differ only by one are told apart, and none
+// reorders the text around it. The templates show user text inside <bdi>
+// (or an element with dir="auto"), which keeps its direction from leaking
+// out; where an operator must compare values, they show it visible too.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, hidden) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hidden(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hidden reports whether r is a control or format character, which a
+// page would not show as itself.
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
 
 // when is how the console writes a time, UTC to the second; "—" for none.
 func when(t any) string {

@@ -8,8 +8,8 @@ import (
 
 // laravelRules words each rule code as Laravel 10 and 11 word the rule in
 // lang/en/validation.php, with Laravel's placeholders: :attribute is the
-// attribute and :params the rule's parameters. The null-byte and UTF-8
-// lines are Inkwell's own, worded in the same style, because Laravel has no
+// attribute and :params the rule's parameters. The null-byte, UTF-8 and
+// control-character lines are Inkwell's own, worded in the same style, because Laravel has no
 // rule for values a database cannot store; an object is "an array" because
 // PHP calls it one.
 var laravelRules = map[string]string{
@@ -22,6 +22,7 @@ var laravelRules = map[string]string{
 	string(domain.RuleObject):          "The :attribute field must be an array.",
 	string(domain.RuleNoNullBytes):     "The :attribute field must not contain null bytes.",
 	string(domain.RuleUTF8):            "The :attribute field must be valid UTF-8.",
+	string(domain.RuleNoControlChars):  "The :attribute field must not contain control characters.",
 	string(domain.RuleEmail):           "The :attribute field must be a valid email address.",
 	string(domain.RuleConfirmed):       "The :attribute field confirmation does not match.",
 	string(domain.RuleUnique):          "The :attribute has already been taken.",

@@ -12,7 +12,7 @@ import (
 // record, so that a name missing from a table shows.
 var everyRule = []domain.Rule{
 	domain.RuleRequired, domain.RuleString, domain.RuleInteger, domain.RuleNumeric, domain.RuleBoolean,
-	domain.RuleArray, domain.RuleObject, domain.RuleNoNullBytes, domain.RuleUTF8, domain.RuleEmail,
+	domain.RuleArray, domain.RuleObject, domain.RuleNoNullBytes, domain.RuleUTF8, domain.RuleNoControlChars, domain.RuleEmail,
 	domain.RuleConfirmed, domain.RuleUnique, domain.RuleExists, domain.RuleCurrentPassword,
 	domain.RuleCredentials, domain.RuleImage, domain.RuleDimensions, domain.RulePublicURL,
 	domain.RuleN(domain.RuleMin, 8), domain.RuleN(domain.RuleMax, 255), domain.RuleN(domain.RuleMaxBytes, 72),

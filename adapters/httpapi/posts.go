@@ -116,7 +116,7 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 	}
 	v := validate.New(query)
 	f := ports.PostFilter{
-		Search: v.String("search"),
+		Search: v.String("search", validate.Check(domain.CheckSearch)),
 		Status: domain.PostStatus(v.String("status", validate.Check(domain.CheckStatus))),
 	}
 	return f, v.Err()

@@ -626,6 +626,9 @@ func TestPostList(t *testing.T) {
 				"per_page": {"The per page field must be at least 1."},
 			}},
 			{"search=a%00b", map[string][]string{"search": {"The search field must not contain null bytes."}}},
+			{"search=a%01b%7F", map[string][]string{"search": {"The search field must not contain control characters."}}},
+			{"search=%ff%fe", map[string][]string{"search": {"The search field must be valid UTF-8."}}},
+			{"search=" + strings.Repeat("q", 256), map[string][]string{"search": {"The search field must not be greater than 255 characters."}}},
 		} {
 			h.do("GET", "/api/v1/posts?"+tc.query, nil).expect(t, http.StatusUnprocessableEntity, v1Invalid(tc.want))
 		}

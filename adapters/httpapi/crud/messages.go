@@ -37,6 +37,9 @@ var plainRules = map[string]string{
 	domain.RuleDecimal:             ":attribute must have at most two decimals",
 	domain.RuleIn:                  ":attribute must be one of :params",
 	ruleSortFields:                 ":attribute must list fields among :params",
+
+	// A list's search term holds no control character (domain.CheckSearch).
+	string(domain.RuleNoControlChars): ":attribute must not contain control characters",
 }
 
 // plainMessage words one violation; a rule missing from the table still

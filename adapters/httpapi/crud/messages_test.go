@@ -21,6 +21,7 @@ func TestPlainMessages(t *testing.T) {
 		{"name", domain.RuleN(domain.RuleMaxBytes, 9), "name must be at most 9 bytes"},
 		{"name", domain.RuleNoNullBytes, "name must not contain null bytes"},
 		{"name", domain.RuleUTF8, "name must be valid UTF-8"},
+		{"q", domain.RuleNoControlChars, "q must not contain control characters"},
 		{"email", domain.RuleEmail, "email must be a valid email address"},
 		{"email", domain.RuleConfirmed, "email confirmation does not match"},
 		{"age", domain.RuleInteger, "age must be an integer"},

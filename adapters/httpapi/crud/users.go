@@ -182,7 +182,7 @@ func intPtr(n *int64) *int {
 func personQuery(c *fiber.Ctx) (ports.PersonQuery, error) {
 	page, perPage := positive(c, "page", 1, maxPage), positive(c, "per_page", defaultPerPage, maxPerPage)
 	v := validate.New(map[string]any{"q": c.Query("q")})
-	q := v.String("q", validate.Nullable, validate.Max(255))
+	q := v.String("q", validate.Nullable, validate.Check(domain.CheckSearch))
 	sort := sortKeys(v, c.Query("sort"))
 	return ports.PersonQuery{Search: q, Sort: sort, Page: pageOf(page, perPage)}, v.Err()
 }

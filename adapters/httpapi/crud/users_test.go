@@ -384,6 +384,7 @@ func TestUsersV2(t *testing.T) {
 		a.do("GET", "/api/v2/users?sort=password", "", "").check(t, http.StatusBadRequest,
 			"sort must list fields among id, name, email, age, created_at, updated_at")
 		a.do("GET", "/api/v2/users?q=a%00b", "", "").check(t, http.StatusBadRequest, "q must not contain null bytes")
+		a.do("GET", "/api/v2/users?q=a%1bb", "", "").check(t, http.StatusBadRequest, "q must not contain control characters")
 
 		// PATCH changes the fields it carries and nothing else.
 		patches := []struct {

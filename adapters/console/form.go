@@ -1,0 +1,21 @@
+package console
+
+import "github.com/gofiber/fiber/v2"
+
+// formValue is the first value of the form field key that the request's
+// body carries, urlencoded or multipart; "" without one. Unlike
+// c.FormValue it never falls back to the query string, where a CSRF token
+// or a password would land in access logs, proxies and Referer headers:
+// the console's forms all post their fields in the body.
+func formValue(c *fiber.Ctx, key string) string {
+	req := c.Request()
+	if v := req.PostArgs().Peek(key); v != nil {
+		return string(v)
+	}
+	if form, err := req.MultipartForm(); err == nil {
+		if vs := form.Value[key]; len(vs) > 0 {
+			return vs[0]
+		}
+	}
+	return ""
+}
