@@ -39,6 +39,9 @@ func (c *Comments) List(ctx context.Context, actor domain.Actor, postID int64, p
 
 // Create implements ports.Comments.
 func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64, body string) (ports.CommentView, error) {
+	if err := actor.CheckAbility(domain.WriteComments); err != nil {
+		return ports.CommentView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return ports.CommentView{}, err
 	}
@@ -79,6 +82,9 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 
 // Update implements ports.Comments.
 func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, body string, pre ports.Precondition) (ports.CommentView, error) {
+	if err := actor.CheckAbility(domain.WriteComments); err != nil {
+		return ports.CommentView{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return ports.CommentView{}, err
 	}
@@ -111,6 +117,9 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 
 // Delete implements ports.Comments.
 func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+	if err := actor.CheckAbility(domain.WriteComments); err != nil {
+		return err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}

@@ -120,11 +120,15 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	if err := actor.CheckPostWrite(); err != nil {
 		return ports.PostView{}, err
 	}
-	if err := actor.CheckWrite(); err != nil {
+	if err := actor.CheckAbility(domain.WritePosts); err != nil {
+		if errors.Is(err, domain.ErrInvalidAbility) {
+			// Version 1's creation refuses in the specification's words.
+			err = domain.ErrCannotCreatePosts
+		}
 		return ports.PostView{}, err
 	}
-	if !actor.Can(domain.AbilityPostsWrite) {
-		return ports.PostView{}, domain.ErrCannotCreatePosts
+	if err := actor.CheckWrite(); err != nil {
+		return ports.PostView{}, err
 	}
 	now := p.clock.Now()
 	post, err := domain.NewPost(actor.User.ID, in.Title, in.Body, in.Status, now)
@@ -189,6 +193,9 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
 	if err := actor.CheckPostWrite(); err != nil {
+		return ports.PostView{}, err
+	}
+	if err := actor.CheckAbility(domain.WritePosts); err != nil {
 		return ports.PostView{}, err
 	}
 	if err := actor.CheckWrite(); err != nil {
@@ -266,6 +273,9 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 	if err := actor.CheckPostWrite(); err != nil {
 		return err
 	}
+	if err := actor.CheckAbility(domain.WritePosts); err != nil {
+		return err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}
@@ -294,10 +304,10 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 }
 
 // editable locks post id for a change by actor: a post the actor can't see
-// is not found, one the actor can see but not edit is forbidden, and a token
-// without posts:write changes nothing, even its owner's posts. Only then is
-// pre checked, so that a refused precondition tells nothing to somebody who
-// may not change the post.
+// is not found, and one the actor can see but not edit is forbidden (the
+// caller checked the actor's abilities before). Only then is pre checked,
+// so that a refused precondition tells nothing to somebody who may not
+// change the post.
 func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, pre ports.Precondition) (domain.Post, error) {
 	post, err := r.Posts.Lock(ctx, id)
 	switch {
@@ -307,8 +317,6 @@ func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, 
 		return domain.Post{}, domain.ErrNotFound
 	case !post.CanEdit(actor.User.ID):
 		return domain.Post{}, domain.ErrForbidden
-	case !actor.Can(domain.AbilityPostsWrite):
-		return domain.Post{}, domain.ErrInvalidAbility
 	case !pre.Allows(post.UpdatedAt()):
 		return domain.Post{}, domain.ErrPreconditionFailed
 	}

@@ -38,6 +38,9 @@ var _ ports.Profile = (*Profile)(nil)
 // can't be bypassed. Both hashes are computed before the transaction, so no
 // lock waits for them.
 func (p *Profile) Update(ctx context.Context, actor domain.Actor, in ports.ProfileInput, pre ports.Precondition) (domain.User, *domain.PlainToken, error) {
+	if err := actor.CheckAbility(domain.WriteProfile); err != nil {
+		return domain.User{}, nil, err
+	}
 	if err := checkProfile(in); err != nil {
 		return domain.User{}, nil, err
 	}
@@ -167,6 +170,9 @@ func (p *Profile) revokeAndReissue(ctx context.Context, r ports.Repos, actor dom
 // only after the commit, so that no committed user points at a missing
 // file.
 func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.Image) (domain.User, error) {
+	if err := actor.CheckAbility(domain.WriteProfile); err != nil {
+		return domain.User{}, err
+	}
 	if rules := checkUpload(&img, domain.MaxAvatarKilobytes); rules != nil {
 		return domain.User{}, domain.InvalidField("avatar", rules...)
 	}
@@ -202,6 +208,9 @@ func (p *Profile) SetAvatar(ctx context.Context, actor domain.Actor, img ports.I
 // own: the account's deletion takes them, and readers of those posts learn
 // of it when they read the post again.
 func (p *Profile) Delete(ctx context.Context, actor domain.Actor, currentPassword string, pre ports.Precondition) error {
+	if err := actor.CheckAbility(domain.WriteProfile); err != nil {
+		return err
+	}
 	if err := p.checkPassword(actor.User, currentPassword); err != nil {
 		return err
 	}

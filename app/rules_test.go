@@ -76,7 +76,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 				{"Tokens.Create with everything wrong", func() error {
 					_, _, err := w.tokens.Create(ctx, ann, ports.TokenInput{Name: long, Abilities: append(slices.Clone(tooManyAbilities), long), ExpiresIn: 30 * time.Second})
 					return err
-				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "abilities", Rule: "max_items:50"}, {Field: "abilities.51", Rule: "max:255"}, {Field: "expires_in_minutes", Rule: "min_value:1"}}},
+				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "abilities", Rule: "max_items:50"}, {Field: "abilities.51", Rule: "max:255"}, {Field: "abilities.51", Rule: domain.RuleOf(domain.RuleIn, domain.Abilities...)}, {Field: "expires_in_minutes", Rule: "min_value:1"}}},
 				{"Tokens.Create beyond a year", func() error {
 					_, _, err := w.tokens.Create(ctx, ann, ports.TokenInput{Name: " ", ExpiresIn: domain.MaxTokenLifetime + time.Minute})
 					return err

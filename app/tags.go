@@ -23,6 +23,9 @@ var _ ports.Tags = (*Tags)(nil)
 
 // Create implements ports.Tags.
 func (t *Tags) Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error) {
+	if err := actor.CheckAbility(domain.WriteTags); err != nil {
+		return domain.Tag{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Tag{}, err
 	}

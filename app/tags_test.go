@@ -19,9 +19,15 @@ func TestTags(t *testing.T) {
 			if got, err := tags.List(ctx, domain.Actor{}); err != nil || len(got) != 0 {
 				t.Errorf("list of none: got %+v, %v; want none", got, err)
 			}
+			// Nobody writes nothing; a browser session's actor writes every
+			// kind.
+			if _, err := tags.Create(ctx, domain.Actor{}, "Zen"); !errors.Is(err, domain.ErrUnauthenticated) {
+				t.Errorf("create by nobody: got %v, want %v", err, domain.ErrUnauthenticated)
+			}
+			writer := domain.Actor{User: domain.User{ID: 1}}
 			var created []domain.Tag
 			for _, name := range []string{"Zen", "Go Lang", "Art"} {
-				tag, err := tags.Create(ctx, domain.Actor{}, name)
+				tag, err := tags.Create(ctx, writer, name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -31,7 +37,7 @@ func TestTags(t *testing.T) {
 			if want := (domain.Tag{ID: golang.ID, Name: "Go Lang", Slug: "go-lang", CreatedAt: t0, UpdatedAt: t0}); !reflect.DeepEqual(golang, want) {
 				t.Errorf("created: got %+v, want %+v", golang, want)
 			}
-			if _, err := tags.Create(ctx, domain.Actor{}, "go lang"); !errors.Is(err, domain.ErrTagTaken) {
+			if _, err := tags.Create(ctx, writer, "go lang"); !errors.Is(err, domain.ErrTagTaken) {
 				t.Errorf("duplicate name: got %v, want %v", err, domain.ErrTagTaken)
 			}
 			got, err := tags.List(ctx, domain.Actor{})

@@ -35,6 +35,9 @@ func (t *Tokens) List(ctx context.Context, actor domain.Actor) ([]domain.Token, 
 // Create implements ports.Tokens. A token asking for nothing in particular
 // gets the abilities of the token that asked for it.
 func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenInput) (domain.Token, domain.PlainToken, error) {
+	if err := actor.CheckAbility(domain.WriteTokens); err != nil {
+		return domain.Token{}, domain.PlainToken{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Token{}, domain.PlainToken{}, err
 	}
@@ -63,8 +66,14 @@ func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenI
 	return token, plain, nil
 }
 
-// Delete implements ports.Tokens.
+// Delete implements ports.Tokens. A token revoking itself logs out, which
+// needs no ability; revoking any other token needs WriteTokens.
 func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	if actor.Token == nil || actor.Token.ID != id {
+		if err := actor.CheckAbility(domain.WriteTokens); err != nil {
+			return err
+		}
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ var _ ports.Verification = (*Verification)(nil)
 // Send implements ports.Verification. Only mails count against the limit:
 // asking again once verified costs nothing.
 func (v *Verification) Send(ctx context.Context, actor domain.Actor, base string) (bool, error) {
+	if err := actor.CheckAbility(domain.WriteProfile); err != nil {
+		return false, err
+	}
 	if actor.User.EmailVerifiedAt != nil {
 		return false, nil
 	}

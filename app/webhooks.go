@@ -85,6 +85,9 @@ func (w *Webhooks) List(ctx context.Context, actor domain.Actor) ([]domain.Webho
 
 // Create implements ports.Webhooks.
 func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.WebhookInput) (domain.Webhook, error) {
+	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+		return domain.Webhook{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Webhook{}, err
 	}
@@ -135,6 +138,9 @@ func (w *Webhooks) Get(ctx context.Context, actor domain.Actor, id int64) (domai
 
 // Replace implements ports.Webhooks.
 func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.WebhookInput) (domain.Webhook, error) {
+	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+		return domain.Webhook{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Webhook{}, err
 	}
@@ -168,6 +174,9 @@ func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in
 
 // Delete implements ports.Webhooks.
 func (w *Webhooks) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+		return err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return err
 	}
@@ -201,6 +210,9 @@ func (w *Webhooks) Deliveries(ctx context.Context, actor domain.Actor, id int64,
 
 // Retry implements ports.Webhooks.
 func (w *Webhooks) Retry(ctx context.Context, actor domain.Actor, id, delivery int64) (domain.Delivery, error) {
+	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+		return domain.Delivery{}, err
+	}
 	if err := actor.CheckWrite(); err != nil {
 		return domain.Delivery{}, err
 	}

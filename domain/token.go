@@ -12,14 +12,6 @@ import (
 	"time"
 )
 
-// Well-known abilities. AbilityAll grants every ability, as Sanctum's "*" does.
-const (
-	AbilityAll           = "*"
-	AbilityPostsRead     = "posts:read"
-	AbilityPostsWrite    = "posts:write"
-	AbilityProfileUpdate = "profile:update"
-)
-
 // TouchInterval is how stale last_used_at may grow before a request writes it
 // again: writing on every request would make each authenticated read a write.
 const TouchInterval = time.Minute
@@ -178,7 +170,7 @@ type Gate uint8
 // The gates.
 const (
 	// GateNone is API version 1's: reading posts is open to anyone, and
-	// each write checks posts:write itself (ErrCannotCreatePosts,
+	// each write checks WritePosts itself (ErrCannotCreatePosts,
 	// ErrInvalidAbility).
 	GateNone Gate = iota
 	// GatePostAbilities is API version 2's, Sanctum's ability middleware:
@@ -215,9 +207,10 @@ func (a Actor) CheckPostRead() error {
 }
 
 // CheckPostWrite returns what the actor's gate refuses to a write of
-// posts: ErrUnauthenticated for nobody, ErrInvalidAbility for a token
-// without posts:write. GateNone refuses nothing here; the writes check
-// posts:write themselves.
+// posts: ErrUnauthenticated for nobody, ErrInvalidAbility for a token not
+// allowed WritePosts. GateNone refuses nothing here; the writes check the
+// ability themselves, version 1's creation with its own refusal
+// (ErrCannotCreatePosts).
 func (a Actor) CheckPostWrite() error {
 	if a.Gate != GatePostAbilities {
 		return nil
@@ -225,10 +218,7 @@ func (a Actor) CheckPostWrite() error {
 	if a.User.ID == 0 {
 		return ErrUnauthenticated
 	}
-	if !a.CanAll(AbilityPostsWrite) {
-		return ErrInvalidAbility
-	}
-	return nil
+	return a.CheckAbility(WritePosts)
 }
 
 // CheckWrite returns ErrEmailNotVerified when the actor may not write yet:
@@ -274,7 +264,7 @@ const (
 // CheckTokenRequest reports every rule that a token a user asks for breaks:
 // the name is required and at most MaxTokenNameLength characters, the
 // abilities at most MaxTokenAbilities of at most MaxAbilityLength
-// characters each, and a chosen lifetime (zero: the service's default)
+// characters each, each one of Abilities, and a chosen lifetime (zero: the service's default)
 // from MinTokenLifetime to MaxTokenLifetime, named in whole minutes as a
 // request carries it (expires_in_minutes).
 func CheckTokenRequest(name string, abilities []string, lifetime time.Duration) error {
@@ -284,7 +274,11 @@ func CheckTokenRequest(name string, abilities []string, lifetime time.Duration) 
 		vs.Add("abilities", []Rule{RuleN(RuleMaxItems, MaxTokenAbilities)})
 	}
 	for i, a := range abilities {
-		vs.Add("abilities."+strconv.Itoa(i), checkLength(a, MaxAbilityLength))
+		rules := checkLength(a, MaxAbilityLength)
+		if !slices.Contains(Abilities, a) {
+			rules = append(rules, RuleOf(RuleIn, Abilities...))
+		}
+		vs.Add("abilities."+strconv.Itoa(i), rules)
 	}
 	if lifetime != 0 {
 		vs.Add("expires_in_minutes", checkRange(int64(lifetime/time.Minute), int64(MinTokenLifetime/time.Minute), int64(MaxTokenLifetime/time.Minute)))

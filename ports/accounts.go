@@ -70,8 +70,10 @@ type TokenInput struct {
 // Tokens is the driving port of personal token management, for users through
 // the API and for operators through the command line.
 // Every method that writes for an actor (creates, changes or deletes)
-// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
-// refuses the actor.
+// first returns what domain.Actor.CheckAbility refuses for domain.WriteTokens
+// (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
+// domain.ErrEmailNotVerified when domain.Actor.CheckWrite refuses the
+// actor.
 type Tokens interface {
 	// List returns the actor's tokens, oldest first.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Token, error)
@@ -81,7 +83,8 @@ type Tokens interface {
 	// token lacks.
 	Create(ctx context.Context, actor domain.Actor, in TokenInput) (domain.Token, domain.PlainToken, error)
 	// Delete revokes one of the actor's tokens; domain.ErrNotFound for a
-	// token that is not the actor's.
+	// token that is not the actor's. A token revoking itself logs out and
+	// needs no ability.
 	Delete(ctx context.Context, actor domain.Actor, id int64) error
 	// RevokeByName revokes the tokens named name of the user with email.
 	// domain.ErrNotFound for an unknown e-mail.
@@ -105,7 +108,9 @@ type ProfileInput struct {
 	LinkBase string
 }
 
-// Profile is the driving port of a user's own account.
+// Profile is the driving port of a user's own account. Every method first
+// returns what domain.Actor.CheckAbility refuses for domain.WriteProfile
+// (domain.ErrUnauthenticated, domain.ErrInvalidAbility).
 type Profile interface {
 	// Update changes what in sets. An Invalid error naming each set field
 	// that breaks its domain check (domain.CheckUserName, domain.CheckEmail,

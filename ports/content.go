@@ -61,8 +61,10 @@ const ShowComments = 100
 // gate refuses (domain.Actor.CheckPostRead, CheckPostWrite: version 2's
 // ability gate, domain.GatePostAbilities).
 // Every method that writes for an actor (creates, changes or deletes)
-// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
-// refuses the actor.
+// first returns what domain.Actor.CheckAbility refuses for domain.WritePosts
+// (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
+// domain.ErrEmailNotVerified when domain.Actor.CheckWrite refuses the
+// actor.
 type Posts interface {
 	// List returns one page of the posts f selects that the actor may see
 	// (f.Viewer is set from the actor), newest first, each with its author
@@ -79,21 +81,20 @@ type Posts interface {
 	// the actor may not see it.
 	Show(ctx context.Context, actor domain.Actor, id int64, withComments bool) (PostView, error)
 	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
-	// the actor lacks posts:write; an Invalid error naming each field that
+	// the actor's token is not allowed domain.WritePosts, in place of
+	// domain.ErrInvalidAbility; an Invalid error naming each field that
 	// breaks domain.NewPost's rules, domain.CheckPostTags or
 	// domain.CheckImage (of at most domain.MaxPostImageKilobytes), or each
 	// unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
 	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
-	// for anybody but the author, domain.ErrInvalidAbility for a token
-	// without posts:write; an Invalid error for tags or an image that break
+	// for anybody but the author; an Invalid error for tags or an image that break
 	// Create's rules, a title or body the post refuses, a status it can't
 	// move to, or an unknown tag;
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
 	// Delete removes the post, its comments and its image.
 	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author,
-	// domain.ErrInvalidAbility for a token without posts:write,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
 }
@@ -101,8 +102,10 @@ type Posts interface {
 // Comments is the driving port of comments. Comments on a draft exist only
 // for the draft's author: anybody else gets domain.ErrNotFound.
 // Every method that writes for an actor (creates, changes or deletes)
-// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
-// refuses the actor.
+// first returns what domain.Actor.CheckAbility refuses for domain.WriteComments
+// (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
+// domain.ErrEmailNotVerified when domain.Actor.CheckWrite refuses the
+// actor.
 type Comments interface {
 	// List returns one page of a post's comments, oldest first, and the
 	// total. An Invalid error on per_page when the page breaks
@@ -128,7 +131,8 @@ type Tags interface {
 	// List returns every tag ordered by name. The zero actor is an
 	// anonymous caller, whose read may be a little stale.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Tag, error)
-	// Create stores a tag. domain.ErrTagTaken when the name is in use; an
+	// Create stores a tag. First what domain.Actor.CheckAbility refuses
+	// for domain.WriteTags; domain.ErrTagTaken when the name is in use; an
 	// Invalid error when it breaks domain.CheckTagName;
 	// domain.ErrEmailNotVerified when the actor may not write yet.
 	Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error)

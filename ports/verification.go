@@ -29,8 +29,9 @@ const (
 type Verification interface {
 	// Send mails the actor's address a signed link below base (the
 	// public base URL) and reports true; false, and no mail, when the
-	// address is already verified. domain.ErrTooManyAttempts past 6 mails a
-	// minute per account, counted in the store.
+	// address is already verified. First what domain.Actor.CheckAbility
+	// refuses for domain.WriteProfile; domain.ErrTooManyAttempts past 6
+	// mails a minute per account, counted in the store.
 	Send(ctx context.Context, actor domain.Actor, base string) (bool, error)
 	// Verify checks a link Send mailed and records the address as
 	// verified; it reports false when it already was (a link used twice

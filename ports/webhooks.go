@@ -64,8 +64,10 @@ type WebhookInput struct {
 
 // Webhooks is the driving port of a user's webhooks.
 // Every method that writes for an actor (creates, changes or deletes)
-// first returns domain.ErrEmailNotVerified when domain.Actor.CheckWrite
-// refuses the actor.
+// first returns what domain.Actor.CheckAbility refuses for domain.WriteWebhooks
+// (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
+// domain.ErrEmailNotVerified when domain.Actor.CheckWrite refuses the
+// actor.
 type Webhooks interface {
 	// List returns the actor's webhooks.
 	List(ctx context.Context, actor domain.Actor) ([]domain.Webhook, error)

@@ -255,9 +255,11 @@ func TestCommentAuthentication(t *testing.T) {
 			h.do(tc.method, tc.path, map[string]any{"body": "x"}, as("1|"+strings.Repeat("a", 48))...).expect(t, http.StatusUnauthorized, unauthenticated)
 			h.do(tc.method, tc.path, map[string]any{"body": "x"}, "Authorization", "Basic YTpi").expect(t, http.StatusUnauthorized, unauthenticated)
 		}
-		// Comments need a token, not an ability: a read-only token comments.
+		// Reading comments needs a token; writing one comments:write (or
+		// posts:write), which a read-only token lacks.
 		reader := h.v2Token("Ann", "posts:read")
-		h.do("POST", "/api/v1/posts/"+post+"/comments", map[string]any{"body": "reader"}, as(reader)...).expect(t, http.StatusCreated, nil)
+		h.do("POST", "/api/v1/posts/"+post+"/comments", map[string]any{"body": "reader"}, as(reader)...).
+			expect(t, http.StatusForbidden, map[string]any{"success": false, "message": "Invalid ability provided."})
 		h.do("GET", "/api/v1/posts/"+post+"/comments", nil, as(reader)...).expect(t, http.StatusOK, nil)
 	})
 }

@@ -48,12 +48,12 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
 }
 
-// createPost refuses a token without posts:write before reading the body,
-// so that such a token learns nothing from validation and no upload is
-// decoded for it; the use case checks the ability again.
+// createPost refuses a token not allowed domain.WritePosts before reading
+// the body, as allow does, but in the specification's words; the use case
+// checks the ability again.
 func (s *Server) createPost(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
-	if !actor.Can(domain.AbilityPostsWrite) {
+	if !actor.MayWrite(domain.WritePosts) {
 		return domain.ErrCannotCreatePosts
 	}
 	body, err := formBody(c)

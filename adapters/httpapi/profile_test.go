@@ -97,15 +97,19 @@ func TestProfilePasswordChange(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		h.v1Account("Ann")
 		bobToken, _ := h.v1Account("Bob")
-		login, readOnly := h.v1ReadOnly("Ann")
+		login := h.login("ann@example.com", "password1")
 		session := h.browser(spaOrigin)
 		session.signIn("ann@example.com")
 		bobSession := h.browser(spaOrigin)
 		bobSession.signIn("bob@example.com")
+		// A token that may read posts and change the profile, and no more.
+		r := session.do("POST", "/api/v1/tokens", map[string]any{"name": "profile", "abilities": []string{"posts:read", "profile:update"}})
+		r.expect(t, http.StatusCreated, nil)
+		narrow := r.body["token"].(string)
 
-		r := h.do("PUT", "/api/v1/user", map[string]any{
+		r = h.do("PUT", "/api/v1/user", map[string]any{
 			"password": "password2", "password_confirmation": "password2", "current_password": "password1",
-		}, as(readOnly)...)
+		}, as(narrow)...)
 		r.expect(t, http.StatusOK, map[string]any{"message": "Profile updated successfully."})
 		fresh, _ := r.body["token"].(string)
 		if !plainToken.MatchString(fresh) {
@@ -114,7 +118,7 @@ func TestProfilePasswordChange(t *testing.T) {
 
 		// Every earlier token and session of the user is refused; the
 		// fresh token works and is as able as the one presented.
-		for _, old := range []string{login, readOnly} {
+		for _, old := range []string{login, narrow} {
 			h.do("GET", "/api/v1/user", nil, as(old)...).expect(t, http.StatusUnauthorized, nil)
 		}
 		session.do("GET", "/api/v1/user", nil).expect(t, http.StatusUnauthorized, nil)
@@ -122,7 +126,7 @@ func TestProfilePasswordChange(t *testing.T) {
 		list := h.do("GET", "/api/v1/tokens", nil, as(fresh)...)
 		list.expect(t, http.StatusOK, nil)
 		tokens := list.body["data"].([]any)
-		if len(tokens) != 1 || !equalJSON(tokens[0].(map[string]any)["abilities"], []any{"posts:read"}) || tokens[0].(map[string]any)["name"] != "auth_token" {
+		if len(tokens) != 1 || !equalJSON(tokens[0].(map[string]any)["abilities"], []any{"posts:read", "profile:update"}) || tokens[0].(map[string]any)["name"] != "auth_token" {
 			t.Errorf("tokens after a password change: %s", list.raw)
 		}
 		// Bob keeps his.

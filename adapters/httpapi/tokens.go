@@ -39,7 +39,7 @@ func (s *Server) createToken(c *fiber.Ctx) error {
 	v := validate.New(body)
 	in := ports.TokenInput{
 		Name:      v.String("name", validate.Required, validate.Max(domain.MaxTokenNameLength)),
-		Abilities: v.Strings("abilities", validate.MaxItems(domain.MaxTokenAbilities), validate.Max(domain.MaxAbilityLength)),
+		Abilities: v.Strings("abilities", validate.MaxItems(domain.MaxTokenAbilities), validate.Max(domain.MaxAbilityLength), validate.In(domain.Abilities...)),
 	}
 	if minutes := v.Int("expires_in_minutes", validate.Min(minTokenMinutes), validate.Max(maxTokenMinutes)); minutes != nil {
 		in.ExpiresIn = time.Duration(*minutes) * time.Minute
