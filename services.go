@@ -79,9 +79,10 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 }
 
 // NewServices gives the HTTP adapter the use cases, the uploaded files it
-// serves, what its probes and metrics read of the store (its ping and,
-// when the store keeps them, its pool and query figures), and the admin
-// console it serves under /admin on the same listener.
+// serves, what its probes and metrics read of the store (its ping, the
+// outboxes' backlog and, when the store keeps them, its pool and query
+// figures), and the admin console it serves under /admin on the same
+// listener.
 func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
@@ -90,7 +91,8 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 	reads, _ := store.(ports.ReadReporter)
 	return httpapi.Services{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
-		Fronts: []httpapi.Front{admin},
+		Backlog: app.NewBacklog(store),
+		Fronts:  []httpapi.Front{admin},
 	}
 }
 

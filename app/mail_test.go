@@ -271,3 +271,60 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// handOverThenDie is the mailer of a replica killed mid-send: it hands
+// the mail over (keeping it, as the receiver would) and then never
+// answers, so the worker records nothing.
+type handOverThenDie struct {
+	handed chan domain.Mail
+}
+
+func (d handOverThenDie) Send(ctx context.Context, m domain.Mail) error {
+	d.handed <- m
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestMailLeaseOutlivesADeadWorker checks MAIL_LEASE's promise: a mail
+// claimed by a worker that died waits out the configured lease, not the
+// default minute and not less, and is then sent by another worker, a
+// second time, since the dead one had handed it over.
+func TestMailLeaseOutlivesADeadWorker(t *testing.T) {
+	const lease = 10 * time.Second
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			w := newMailWorld(t, s.Open(t))
+			cfg := app.MailConfig{From: "noreply@inkwell.test", RetryAfter: 5 * time.Second, Lease: lease}
+			dead := handOverThenDie{handed: make(chan domain.Mail, 1)}
+			dying := app.NewMailWorker(w.store, dead, w.clock, nil, cfg)
+			alive := app.NewMailWorker(w.store, w.inbox, w.clock, nil, cfg)
+			m := w.enqueue(t, "ann@example.com", time.Hour)
+
+			ctx, kill := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() { _, err := dying.SendDue(ctx); done <- err }()
+			if got := <-dead.handed; got.ID != m.ID {
+				t.Fatalf("the dying worker sent mail %d, want %d", got.ID, m.ID)
+			}
+			kill()
+			if err := <-done; err != nil {
+				t.Fatalf("the dying worker: %v", err)
+			}
+
+			w.clock.Advance(lease - time.Second)
+			if n, err := alive.SendDue(t.Context()); err != nil || n != 0 {
+				t.Fatalf("a second before the lease ends: claimed %d, %v; want none", n, err)
+			}
+			w.clock.Advance(time.Second)
+			if n, err := alive.SendDue(t.Context()); err != nil || n != 1 {
+				t.Fatalf("when the lease ends: claimed %d, %v; want the dead worker's mail", n, err)
+			}
+			if sent := w.inbox.Sent(); len(sent) != 1 || sent[0].MessageID != m.MessageID {
+				t.Fatalf("sent %+v, want the mail again, with its Message-ID", sent)
+			}
+			if got := w.stored(t, m.ID); got.Status != domain.MailSent || got.Attempts != 1 {
+				t.Errorf("stored: %+v, want sent after one recorded attempt", got)
+			}
+		})
+	}
+}

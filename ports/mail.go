@@ -33,6 +33,8 @@ type MailRepository interface {
 	// expired) and were last updated at or before before, and says how
 	// many went.
 	Prune(ctx context.Context, before time.Time) (int64, error)
+	// Pending counts the mails still pending: waiting, due or being sent.
+	Pending(ctx context.Context) (int64, error)
 }
 
 // MailContent is a rendered mail: its subject, a plain-text part and an

@@ -49,3 +49,18 @@ type QueryCounter interface {
 	// PoolStats it must be cheap, as it runs on every scrape.
 	Queries() int64
 }
+
+// BacklogReporter tells how much work waits in the outboxes that the
+// workers of every replica send from, so that operators see mail or
+// webhooks falling behind.
+type BacklogReporter interface {
+	// Backlog counts the pending mails and webhook deliveries. It reads
+	// the store, so a caller bounds it with ctx.
+	Backlog(ctx context.Context) (Backlog, error)
+}
+
+// Backlog is the work waiting in the outboxes: pending mails and webhook
+// deliveries, due, waiting for a retry or being sent.
+type Backlog struct {
+	Mails, Deliveries int64
+}

@@ -50,6 +50,9 @@ type DeliveryRepository interface {
 	LockCursor(ctx context.Context) (last int64, ok bool, err error)
 	// SetCursor moves the cursor LockCursor holds.
 	SetCursor(ctx context.Context, last int64) error
+	// Pending counts the deliveries still pending: waiting for a retry,
+	// due or being sent.
+	Pending(ctx context.Context) (int64, error)
 }
 
 // WebhookInput is a webhook to create or replace; the use case checks it

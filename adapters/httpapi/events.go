@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -115,10 +116,14 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 		cancel()
 		return err
 	}
+	// The stream counts as open from here until run returns: fasthttp
+	// starts run as soon as the body writer is set.
+	s.openStreams.Add(1)
 	st := &stream{
 		render:    s.rendered,
 		events:    events,
 		cancel:    cancel,
+		open:      &s.openStreams,
 		links:     s.linksOf(c),
 		conn:      c.Context().Conn(),
 		heartbeat: s.cfg.EventsHeartbeat,
@@ -194,6 +199,7 @@ type stream struct {
 	render    *renderCache
 	events    <-chan []ports.VisibleEvent
 	cancel    context.CancelFunc
+	open      *atomic.Int64
 	links     links
 	conn      netConn
 	heartbeat time.Duration
@@ -203,6 +209,7 @@ type stream struct {
 // stop (the server shuts down, or the client fell too far behind); each
 // ends the response, and the client resumes from the last id it received.
 func (st *stream) run(w *bufio.Writer) {
+	defer st.open.Add(-1)
 	defer st.cancel()
 	heartbeat := time.NewTicker(st.heartbeat)
 	defer heartbeat.Stop()

@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"math"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -24,9 +26,10 @@ type metrics struct {
 }
 
 // newMetrics registers the request series, the Go runtime and process
-// collectors, and the store's pool, query and read figures when pools,
-// queries and reads are not nil.
-func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter, reads ports.ReadReporter) *metrics {
+// collectors, the event streams open on this server (streams counts
+// them), and the store's pool, query, read and backlog figures when pools,
+// queries, reads and backlog are not nil.
+func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter, reads ports.ReadReporter, backlog ports.BacklogReporter, streams *atomic.Int64) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -43,7 +46,14 @@ func newMetrics(pools ports.PoolReporter, queries ports.QueryCounter, reads port
 		m.requests, m.duration,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "inkwell_event_streams_open",
+			Help: "Event streams (GET /api/v1/events) open on this replica.",
+		}, func() float64 { return float64(streams.Load()) }),
 	)
+	if backlog != nil {
+		m.registry.MustRegister(backlogCollector{backlog})
+	}
 	if pools != nil {
 		m.registry.MustRegister(poolCollector{pools})
 	}
@@ -163,4 +173,40 @@ func (r readCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(standbyUsable, prometheus.GaugeValue, usable)
 	ch <- prometheus.MustNewConstMetric(standbyLag, prometheus.GaugeValue, lag)
+}
+
+// Descriptions of the outboxes' backlog, which every replica reads alike
+// from the shared store.
+var (
+	mailPending = prometheus.NewDesc("inkwell_mail_outbox_pending",
+		"Mails in the outbox still to be sent: due, waiting for a retry or being sent.", nil, nil)
+	deliveriesPending = prometheus.NewDesc("inkwell_webhook_deliveries_pending",
+		"Webhook deliveries still to be made: due, waiting for a retry or being sent.", nil, nil)
+)
+
+// backlogScrapeTimeout bounds the store's counts during a scrape, so that
+// a slow store leaves them out rather than hold the scrape.
+const backlogScrapeTimeout = 2 * time.Second
+
+// backlogCollector counts the pending mails and deliveries at scrape time.
+type backlogCollector struct {
+	backlog ports.BacklogReporter
+}
+
+func (backlogCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- mailPending
+	ch <- deliveriesPending
+}
+
+// Collect sends nothing when the store cannot count: an absent series says
+// "unknown", where a zero would say "nothing waits".
+func (b backlogCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), backlogScrapeTimeout)
+	defer cancel()
+	n, err := b.backlog.Backlog(ctx)
+	if err != nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(mailPending, prometheus.GaugeValue, float64(n.Mails))
+	ch <- prometheus.MustNewConstMetric(deliveriesPending, prometheus.GaugeValue, float64(n.Deliveries))
 }

@@ -171,3 +171,50 @@ func TestMetricsNameTheRouteOfReplaysAndRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestMetricsShowBacklogAndStreams checks the gauges operators watch for
+// work falling behind: the mails and webhook deliveries still pending in
+// the shared store, and the event streams open on this replica.
+func TestMetricsShowBacklogAndStreams(t *testing.T) {
+	for _, s := range stores {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, s.Open(t), options{heartbeat: 50 * time.Millisecond})
+			base := h.listen()
+			gauges := func(want map[string]string) {
+				t.Helper()
+				deadline := time.Now().Add(5 * time.Second)
+				for {
+					text, wrong := scrape(t, h), ""
+					for series, value := range want {
+						if got, ok := sample(text, series); !ok || got != value {
+							wrong += fmt.Sprintf(" %s: got %q (present %v), want %s;", series, got, ok, value)
+						}
+					}
+					if wrong == "" {
+						return
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("metrics:%s", wrong)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			gauges(map[string]string{"inkwell_mail_outbox_pending": "0", "inkwell_webhook_deliveries_pending": "0", "inkwell_event_streams_open": "0"})
+
+			ann, _ := h.v1Account("Ann") // mails a verification link
+			h.do("POST", "/api/v1/webhooks", map[string]any{"url": "https://hooks.example.com/in", "events": []any{"post.created"}}, as(ann)...).expect(t, http.StatusCreated, nil)
+			h.v1Post(ann, map[string]any{"title": "Hello", "body": "b", "status": "published"})
+			if _, err := h.worker.FanOut(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			first := subscribe(t, base, "", as(ann)...)
+			subscribe(t, base, "", as(ann)...)
+			gauges(map[string]string{"inkwell_mail_outbox_pending": "1", "inkwell_webhook_deliveries_pending": "1", "inkwell_event_streams_open": "2"})
+
+			h.sendDue()
+			first.cancel()
+			gauges(map[string]string{"inkwell_mail_outbox_pending": "0", "inkwell_webhook_deliveries_pending": "1", "inkwell_event_streams_open": "1"})
+		})
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/inkwell/inkwell/adapters/web"
 )
 
 // unmatchedRoute is the route label of every request that no route answered:
@@ -36,6 +38,7 @@ func (s *Server) observe(c *fiber.Ctx) error {
 			c.Status(http.StatusInternalServerError)
 		}
 	}
+	web.NameStatus(c)
 	s.record(c, s.labels.label(c), time.Since(began))
 	return nil
 }
@@ -47,6 +50,7 @@ func (s *Server) observe(c *fiber.Ctx) error {
 func (s *Server) handleRejected(c *fiber.Ctx, err error) error {
 	began := time.Now()
 	herr := s.handleError(c, err)
+	web.NameStatus(c)
 	s.record(c, unmatchedRoute, time.Since(began))
 	return herr
 }

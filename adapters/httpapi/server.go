@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -79,6 +80,9 @@ type Services struct {
 	// Reads are where the store's reads went and how far its standby lags;
 	// nil for a store without standbys.
 	Reads ports.ReadReporter
+	// Backlog counts the pending mails and webhook deliveries; nil leaves
+	// their series out.
+	Backlog ports.BacklogReporter
 	// Fronts are the other driving adapters this listener serves under
 	// their own paths (the admin console).
 	Fronts []Front
@@ -111,8 +115,10 @@ type Server struct {
 	// stream, which would otherwise hold the drain open.
 	streams     context.Context
 	stopStreams context.CancelFunc
-	// rendered is the JSON of the events streams send.
-	rendered *renderCache
+	// rendered is the JSON of the events streams send; openStreams
+	// counts the streams open on this server.
+	rendered    *renderCache
+	openStreams atomic.Int64
 	// fronts are the other driving adapters served here (see Front).
 	fronts []Front
 }
@@ -122,7 +128,6 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s := &Server{
 		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
-		metrics: newMetrics(svc.Pools, svc.Queries, svc.Reads),
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		verification: svc.Verification,
 		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains, newCookieJar(cfg)),
@@ -130,6 +135,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		events:       svc.Events, webhooks: svc.Webhooks,
 		resets: svc.PasswordResets, fronts: svc.Fronts,
 	}
+	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
 	s.streams, s.stopStreams = context.WithCancel(context.Background())

@@ -323,3 +323,22 @@ func TestSessionAPILogout(t *testing.T) {
 		h.do("GET", "/api/v1/user", nil, as(token)...).expect(t, http.StatusOK, nil)
 	})
 }
+
+// TestCSRFMismatchStatusLine checks that a 419 says what it is on the
+// wire, "419 Page Expired" as Laravel's, not fasthttp's "Unknown Status
+// Code".
+func TestCSRFMismatchStatusLine(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		base := h.listen()
+		b := h.browser(spaOrigin)
+		b.start()
+		body := `{"email":"ann@example.com","password":"password1"}`
+		resp, got := rawExchange(t, base, "POST /login HTTP/1.1\r\nHost: example.com\r\nOrigin: "+spaOrigin+"\r\n"+
+			"Cookie: "+b.cookieHeader()+"\r\nX-XSRF-TOKEN: stale\r\nAccept: application/json\r\n"+
+			"Content-Type: application/json\r\nContent-Length: "+jsonNumber(len(body))+"\r\n\r\n"+body)
+		if resp.Proto+" "+resp.Status != "HTTP/1.1 419 Page Expired" {
+			t.Errorf("status line %q, want HTTP/1.1 419 Page Expired", resp.Proto+" "+resp.Status)
+		}
+		expectJSON(t, resp, got, 419, `{"success":false,"message":"CSRF token mismatch."}`)
+	})
+}

@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,5 +294,46 @@ func TestEventBodyLinks(t *testing.T) {
 	}
 	if want := `"self":"https://api.example.org/api/v1/posts/7"`; !strings.Contains(string(body), want) {
 		t.Errorf("body %s: want %s", body, want)
+	}
+}
+
+// TestWebhookFailureNamesNoAddress checks what an owner reads of a
+// receiver that cannot be reached: a name that does not resolve and a
+// port nothing listens on are said plainly, without the resolver's
+// address, the local end's or the address dialled.
+func TestWebhookFailureNamesNoAddress(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + closed.Addr().String() + "/hook"
+	closed.Close()
+	address := regexp.MustCompile(`\d+\.\d+\.\d+\.\d+|:\d|\[|::`)
+	for _, s := range stores {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, s.Open(t), options{webhooksPrivate: true, webhooks: app.WebhooksConfig{Backoff: time.Minute, MaxAttempts: 3}})
+			ann, _ := h.v1Account("Ann")
+			ids := map[string]string{}
+			for _, url := range []string{"http://hooks.invalid/hook", refused} {
+				r := h.do("POST", "/api/v1/webhooks", map[string]any{"url": url, "events": []any{"post.created"}}, as(ann)...)
+				r.expect(t, http.StatusCreated, nil)
+				ids[url] = jsonNumber(r.body["data"].(map[string]any)["id"])
+			}
+			h.v1Post(ann, map[string]any{"title": "Hello", "body": "b", "status": "published"})
+			h.deliver()
+			for url, want := range map[string]string{"http://hooks.invalid/hook": "lookup hooks.invalid: ", refused: "connection refused"} {
+				list := h.do("GET", "/api/v1/webhooks/"+ids[url]+"/deliveries", nil, as(ann)...)
+				list.expect(t, http.StatusOK, nil)
+				data := list.body["data"].([]any)
+				if len(data) != 1 {
+					t.Fatalf("%s: deliveries %s, want one", url, list.raw)
+				}
+				got, _ := data[0].(map[string]any)["last_error"].(string)
+				if !strings.HasPrefix(got, want) || address.MatchString(got) {
+					t.Errorf("%s: last_error %q, want %q… naming no address", url, got, want)
+				}
+			}
+		})
 	}
 }

@@ -80,18 +80,27 @@ func TestSMTPClassifiesFailures(t *testing.T) {
 	}
 }
 
-// TestLogMailerWritesTheMessage checks that MAIL_MAILER=log puts the whole
-// message, both parts and the Message-ID, in the log.
-func TestLogMailerWritesTheMessage(t *testing.T) {
+// TestLogMailerWritesTheText checks that MAIL_MAILER=log puts the mail in
+// the log as a person reads it: the Message-ID, the receiver, the text
+// part as written, and its link whole in an attribute of its own, never
+// the quoted-printable of the MIME message.
+func TestLogMailerWritesTheText(t *testing.T) {
 	var buf strings.Builder
 	log := newTextLogger(&buf)
+	link := "https://api.example/api/v1/verify-email/12/" + strings.Repeat("ab", 20) + "?expires=1790000000&signature=" + strings.Repeat("0f", 32)
 	m := sample("<log1@inkwell.test>", "ann@example.com")
+	m.Text = "Hello Ann, ünïcode,\n\nOpen this link:\n" + link + "\n\nBye.\n"
 	if err := mail.NewLog(mail.Config{FromAddress: "noreply@inkwell.test", FromName: "Inkwell"}, log).Send(t.Context(), m); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Message-ID: <log1@inkwell.test>", "To: <ann@example.com>", "text/plain", "text/html", "multipart/alternative"} {
+	for _, want := range []string{"message_id=<log1@inkwell.test>", "to=ann@example.com", `link="` + link + `"`, "ünïcode", `\n` + link + `\n`} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, buf.String())
+		}
+	}
+	for _, unwanted := range []string{"=3D", "Content-Transfer-Encoding", "<p>HTML part</p>", "link2="} {
+		if strings.Contains(buf.String(), unwanted) {
+			t.Errorf("the log holds %q:\n%s", unwanted, buf.String())
 		}
 	}
 }

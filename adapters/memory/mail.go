@@ -117,3 +117,16 @@ func (r mails) Prune(ctx context.Context, before time.Time) (int64, error) {
 	})
 	return n, err
 }
+
+func (r mails) Pending(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.u.read(ctx, func(s *state) error {
+		for _, m := range s.mails {
+			if m.Status == domain.MailPending {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}

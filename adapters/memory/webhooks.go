@@ -190,6 +190,19 @@ func (r deliveries) Update(ctx context.Context, d domain.Delivery) error {
 	})
 }
 
+func (r deliveries) Pending(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.u.read(ctx, func(s *state) error {
+		for _, d := range s.deliveries {
+			if d.Status == domain.DeliveryPending {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
 func (r deliveries) ListByWebhook(ctx context.Context, webhookID int64, page ports.Page) ([]domain.Delivery, int, error) {
 	var out []domain.Delivery
 	total := 0

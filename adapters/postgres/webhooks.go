@@ -158,6 +158,11 @@ func (r deliveries) Update(ctx context.Context, d domain.Delivery) error {
 	return nil
 }
 
+func (r deliveries) Pending(ctx context.Context) (int64, error) {
+	n, err := r.q.CountPendingDeliveries(ctx)
+	return n, storeError("count pending deliveries", err)
+}
+
 func (r deliveries) ListByWebhook(ctx context.Context, webhookID int64, page ports.Page) ([]domain.Delivery, int, error) {
 	const op = "list deliveries"
 	limit, offset := pageBounds(page)

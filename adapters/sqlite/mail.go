@@ -75,6 +75,11 @@ func (r mails) Prune(ctx context.Context, before time.Time) (int64, error) {
 	return n, storeError("prune mails", err)
 }
 
+func (r mails) Pending(ctx context.Context) (int64, error) {
+	n, err := r.c.read.CountPendingMails(ctx)
+	return n, storeError("count pending mails", err)
+}
+
 func mailOf(row db.MailOutbox) domain.Mail {
 	return domain.Mail{
 		ID: row.ID, MessageID: row.MessageID, To: row.Recipient, Subject: row.Subject, Text: row.TextBody, HTML: row.HtmlBody,

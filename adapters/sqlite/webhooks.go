@@ -159,6 +159,11 @@ func (r deliveries) Update(ctx context.Context, d domain.Delivery) error {
 	return nil
 }
 
+func (r deliveries) Pending(ctx context.Context) (int64, error) {
+	n, err := r.c.read.CountPendingDeliveries(ctx)
+	return n, storeError("count pending deliveries", err)
+}
+
 func (r deliveries) ListByWebhook(ctx context.Context, webhookID int64, page ports.Page) ([]domain.Delivery, int, error) {
 	const op = "list deliveries"
 	limit, offset := pageBounds(page)

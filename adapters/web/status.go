@@ -3,12 +3,27 @@ package web
 import (
 	"net/http"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/inkwell/inkwell/domain"
 )
 
 // StatusCSRFMismatch is Laravel's "Page Expired", which net/http has no
 // name for: a request whose CSRF token is missing or stale.
 const StatusCSRFMismatch = 419
+
+// reasonPhrases are the status lines' words for the statuses fasthttp has
+// none for, which it would call "Unknown Status Code".
+var reasonPhrases = map[int][]byte{StatusCSRFMismatch: []byte("Page Expired")}
+
+// NameStatus gives c's response the reason phrase of its status when
+// fasthttp has none. Call it once the status is final: the phrase stays
+// whatever status is set after it.
+func NameStatus(c *fiber.Ctx) {
+	if phrase, ok := reasonPhrases[c.Response().StatusCode()]; ok {
+		c.Response().Header.SetStatusMessage(phrase)
+	}
+}
 
 // kindStatus is the table from an error's kind to its status, the same for
 // every adapter; each words the answer in its own shape.

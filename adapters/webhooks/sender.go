@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -275,7 +276,7 @@ func (s *Sender) Send(ctx context.Context, w domain.Webhook, d domain.Delivery) 
 		if errors.Is(err, errPrivate) {
 			return 0, errPrivate
 		}
-		return 0, fmt.Errorf("post: %w", unwrapURLError(err))
+		return 0, errors.New(failure(err))
 	}
 	defer resp.Body.Close()
 	// Reading a little of the body lets the connection be reused; a
@@ -287,14 +288,55 @@ func (s *Sender) Send(ctx context.Context, w domain.Webhook, d domain.Delivery) 
 	return resp.StatusCode, nil
 }
 
-// unwrapURLError drops the method and URL that net/http puts around an
-// error: the URL is the webhook's own, which its owner knows.
-func unwrapURLError(err error) error {
+// failure words a request that got no answer for the webhook's owner,
+// who reads it as last_error: what went wrong, never an address of the
+// network the service runs in. Go's errors name them: the resolver's
+// ("lookup x on 10.0.0.2:53: no such host"), the local end of a
+// connection, the address a name resolved to. The URL, which net/http
+// puts around the error, is the owner's own and goes too.
+func failure(err error) string {
+	var dns *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "lookup " + dns.Name + ": no such host"
+	case errors.As(err, &dns) && dns.IsTimeout:
+		return "lookup " + dns.Name + ": timed out"
+	case errors.As(err, &dns):
+		return "lookup " + dns.Name + ": the name could not be resolved"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timed out"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH):
+		return "host unreachable"
+	case errors.Is(err, syscall.ENETUNREACH):
+		return "network unreachable"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection closed before an answer"
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Err
+		err = ue.Err
 	}
-	return err
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		// "dial tcp 10.0.0.5:443: connect: …": the operation and the
+		// cause, without the addresses between them.
+		return oe.Op + ": " + withoutAddresses(oe.Err.Error())
+	}
+	return withoutAddresses(err.Error())
+}
+
+// addressPattern matches IPv4 and IPv6 addresses, bracketed or not, with a
+// port or not.
+var addressPattern = regexp.MustCompile(`(?:\b\d{1,3}(?:\.\d{1,3}){3}\b|\[?[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f.]{0,15}){2,7}\]?)(?::\d+)?`)
+
+// withoutAddresses is msg with every IP address, and its port, left out.
+func withoutAddresses(msg string) string {
+	return addressPattern.ReplaceAllString(msg, "an address")
 }
 
 // Sign returns the webhook-signature header of a message: "v1," and the

@@ -10,10 +10,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -226,6 +228,29 @@ func TestWebhookURLs(t *testing.T) {
 		}
 		if got := private.Allowed(tc.url); got != tc.private {
 			t.Errorf("Allowed(%q) with WEBHOOKS_ALLOW_PRIVATE: got %v, want %v", tc.url, got, tc.private)
+		}
+	}
+}
+
+// TestFailureNamesNoAddress checks that what a webhook's owner reads of a
+// failed request names no address of the service's network: the
+// resolver's, the local end's, the one a name resolved to.
+func TestFailureNamesNoAddress(t *testing.T) {
+	target := &net.TCPAddr{IP: net.ParseIP("10.0.0.5"), Port: 443}
+	local := &net.TCPAddr{IP: net.ParseIP("fd00::7"), Port: 51234}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&url.Error{Op: "Post", URL: "https://hooks.invalid/x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "hooks.invalid", Server: "10.0.0.2:53", IsNotFound: true}}}, "lookup hooks.invalid: no such host"},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "x.example", Server: "[fd00::53]:53", IsTemporary: true}}, "lookup x.example: the name could not be resolved"},
+		{&net.OpError{Op: "dial", Net: "tcp", Addr: target, Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}, "connection refused"},
+		{&net.OpError{Op: "read", Net: "tcp", Source: local, Addr: target, Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}, "connection reset"},
+		{&net.OpError{Op: "dial", Net: "tcp", Addr: target, Err: errors.New("bind 10.0.0.9:0 and [fd00::7]:51234 and ::ffff:10.1.2.3 failed")}, "dial: bind an address and an address and an address failed"},
+		{errors.New("proxyconnect tcp: 192.168.1.1:3128 refused"), "proxyconnect tcp: an address refused"},
+	} {
+		if got := webhooks.Failure(tc.err); got != tc.want {
+			t.Errorf("Failure(%v) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
 }

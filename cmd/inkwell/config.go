@@ -399,7 +399,7 @@ func (e environment) service() inkwell.Config {
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
 		Mail:        e.mail(),
-		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter},
+		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter, Lease: e.MailLease},
 		PasswordReset: app.PasswordResetConfig{
 			Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
 			Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
@@ -422,6 +422,7 @@ type Mail struct {
 	MailFromName          string        `env:"MAIL_FROM_NAME"`
 	MailEHLODomain        string        `env:"MAIL_EHLO_DOMAIN"`
 	MailRetryAfter        time.Duration `env:"MAIL_RETRY_AFTER" envDefault:"5s"`
+	MailLease             time.Duration `env:"MAIL_LEASE" envDefault:"60s"`
 	PasswordResetExpire   int           `env:"PASSWORD_RESET_EXPIRE" envDefault:"60"`
 	PasswordResetThrottle int           `env:"PASSWORD_RESET_THROTTLE" envDefault:"60"`
 }
@@ -439,6 +440,8 @@ func (m Mail) check() error {
 		return fmt.Errorf("MAIL_PORT: %d is not a port number (1-65535)", m.MailPort)
 	case m.MailRetryAfter <= 0:
 		return fmt.Errorf("MAIL_RETRY_AFTER: %s must be positive", m.MailRetryAfter)
+	case m.MailLease < time.Second:
+		return fmt.Errorf("MAIL_LEASE: %s is under a second, too short for one attempt", m.MailLease)
 	case m.PasswordResetExpire <= 0:
 		return fmt.Errorf("PASSWORD_RESET_EXPIRE: %d must be positive (minutes)", m.PasswordResetExpire)
 	case m.PasswordResetThrottle < 0:

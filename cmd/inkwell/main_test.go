@@ -201,6 +201,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"MAIL_FROM_NAME", "Ink\r\nBcc: x@example.com"},
 		{"MAIL_RETRY_AFTER", "5"},
 		{"MAIL_RETRY_AFTER", "0s"},
+		{"MAIL_LEASE", "60"},
+		{"MAIL_LEASE", "500ms"},
 		{"PASSWORD_RESET_EXPIRE", "0"},
 		{"PASSWORD_RESET_THROTTLE", "-1"},
 		{"FRONTEND_URL", "app.example.com"},
@@ -221,7 +223,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 // TestMailSettings checks the mail keys' defaults and that MAIL_FROM_NAME
 // falls back to APP_NAME.
 func TestMailSettings(t *testing.T) {
-	for _, k := range []string{"MAIL_MAILER", "MAIL_PORT", "MAIL_FROM_NAME", "APP_NAME", "MAIL_RETRY_AFTER", "PASSWORD_RESET_EXPIRE"} {
+	for _, k := range []string{"MAIL_MAILER", "MAIL_PORT", "MAIL_FROM_NAME", "APP_NAME", "MAIL_RETRY_AFTER", "MAIL_LEASE", "PASSWORD_RESET_EXPIRE"} {
 		unsetEnv(t, k)
 	}
 	cfg, err := loadConfig()
@@ -229,15 +231,19 @@ func TestMailSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := cfg.service()
-	if svc.Mail.Mailer != "log" || svc.Mail.Port != 587 || svc.Mail.FromName != "Inkwell" || svc.MailQueue.RetryAfter != 5*time.Second || svc.PasswordReset.Lifetime != time.Hour {
+	if svc.Mail.Mailer != "log" || svc.Mail.Port != 587 || svc.Mail.FromName != "Inkwell" || svc.MailQueue.RetryAfter != 5*time.Second || svc.MailQueue.Lease != time.Minute || svc.PasswordReset.Lifetime != time.Hour {
 		t.Errorf("defaults: %+v, %+v, %+v", svc.Mail, svc.MailQueue, svc.PasswordReset)
 	}
 	t.Setenv("APP_NAME", "Quill")
+	t.Setenv("MAIL_LEASE", "15s")
 	if cfg, err = loadConfig(); err != nil {
 		t.Fatal(err)
 	}
 	if got := cfg.service().Mail.FromName; got != "Quill" {
 		t.Errorf("MAIL_FROM_NAME falls back to %q, want APP_NAME's Quill", got)
+	}
+	if got := cfg.service().MailQueue.Lease; got != 15*time.Second {
+		t.Errorf("MAIL_LEASE=15s gives the outbox a lease of %s", got)
 	}
 }
 

@@ -19,6 +19,7 @@ var mailTests = []storeTest{
 	{"Expire", testMailExpire},
 	{"EnqueueInTx", testMailEnqueueInTx},
 	{"Prune", testMailPrune},
+	{"Pending", testMailPending},
 }
 
 func newMail(n int, to string, now time.Time) domain.Mail {
@@ -251,4 +252,37 @@ func testMailPrune(t *testing.T, st ports.Store) {
 	must(t, "Mails.Prune", err)
 	check(t, "pending mails pruned", n, int64(0))
 	check(t, "the pending mail", getMail(t, r, young.ID), young)
+}
+
+// testMailPending checks the backlog count: pending mails, claimed or not,
+// due or not; never the sent, failed or expired ones.
+func testMailPending(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	count := func(want int64) {
+		t.Helper()
+		n, err := r.Mails.Pending(ctx)
+		must(t, "Mails.Pending", err)
+		check(t, "pending mails", n, want)
+	}
+	count(0)
+	enqueueMail(t, r, newMail(1, "a@example.com", base))
+	retry := newMail(2, "b@example.com", base)
+	retry.Failed("421", true, time.Minute, base)
+	enqueueMail(t, r, retry)
+	sent := newMail(3, "c@example.com", base)
+	sent.Sent(base)
+	enqueueMail(t, r, sent)
+	failed := newMail(4, "d@example.com", base)
+	failed.Failed("550", false, time.Minute, base)
+	enqueueMail(t, r, failed)
+	expiring := newMail(5, "e@example.com", base.Add(-30*time.Minute))
+	enqueueMail(t, r, expiring)
+	count(3)
+	_, err := r.Mails.Claim(ctx, base, at(time.Minute), 1)
+	must(t, "Mails.Claim", err)
+	count(3)
+	_, err = r.Mails.Expire(ctx, at(40*time.Minute))
+	must(t, "Mails.Expire", err)
+	count(2)
 }

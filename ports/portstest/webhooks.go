@@ -17,6 +17,7 @@ var webhookTests = []storeTest{
 	{"DeliveryRoundTrip", testDeliveryRoundTrip},
 	{"ClaimLeases", testDeliveryClaim},
 	{"ConcurrentClaims", testDeliveryConcurrentClaims},
+	{"Pending", testDeliveryPending},
 	{"Cursor", testWebhookCursor},
 }
 
@@ -208,4 +209,35 @@ func testWebhookCursor(t *testing.T, st ports.Store) {
 		check(t, "the cursor after SetCursor", last, int64(42))
 		return err
 	}))
+}
+
+// testDeliveryPending checks the backlog count: pending deliveries,
+// claimed, due or waiting for a retry; never delivered or failed ones.
+func testDeliveryPending(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	count := func(want int64) {
+		t.Helper()
+		n, err := r.Deliveries.Pending(ctx)
+		must(t, "Deliveries.Pending", err)
+		check(t, "pending deliveries", n, want)
+	}
+	count(0)
+	ann := createUser(t, r, newUser("Ann", "ann@example.com"))
+	w := createWebhook(t, r, newWebhook(ann.ID, "https://example.com/a"))
+	e := sampleEvents(t)[0]
+	createDelivery(t, r, domain.NewDelivery(w, e, base))
+	retry := createDelivery(t, r, domain.NewDelivery(w, e, base))
+	retry.Fail(503, "HTTP 503", 5, time.Minute, base)
+	must(t, "Deliveries.Update", r.Deliveries.Update(ctx, retry))
+	done := domain.NewDelivery(w, e, base)
+	done.Succeed(200, base)
+	createDelivery(t, r, done)
+	failed := createDelivery(t, r, domain.NewDelivery(w, e, base))
+	failed.Fail(500, "HTTP 500", 1, time.Minute, base)
+	must(t, "Deliveries.Update", r.Deliveries.Update(ctx, failed))
+	count(2)
+	_, err := r.Deliveries.Claim(ctx, base, at(time.Minute), 10)
+	must(t, "Deliveries.Claim", err)
+	count(2)
 }

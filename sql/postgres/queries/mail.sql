@@ -39,3 +39,8 @@ WHERE status = 'pending' AND expires_at <= @now;
 
 -- name: PruneMails :execrows
 DELETE FROM mail_outbox WHERE status <> 'pending' AND updated_at <= @before;
+
+-- CountPendingMails is the outbox's backlog, for /metrics: the partial
+-- index mail_outbox_due holds exactly the pending rows.
+-- name: CountPendingMails :one
+SELECT count(*) FROM mail_outbox WHERE status = 'pending';

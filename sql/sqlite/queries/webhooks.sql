@@ -72,3 +72,8 @@ SELECT last_event_id FROM webhook_cursor;
 
 -- name: SetWebhookCursor :exec
 UPDATE webhook_cursor SET last_event_id = @last_event_id;
+
+-- CountPendingDeliveries is the deliveries' backlog, for /metrics: the
+-- partial index webhook_deliveries_due holds exactly the pending rows.
+-- name: CountPendingDeliveries :one
+SELECT count(*) FROM webhook_deliveries WHERE status = 'pending';

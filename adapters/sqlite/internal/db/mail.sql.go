@@ -69,6 +69,19 @@ func (q *Queries) ClaimMails(ctx context.Context, arg ClaimMailsParams) ([]MailO
 	return items, nil
 }
 
+const countPendingMails = `-- name: CountPendingMails :one
+SELECT count(*) FROM mail_outbox WHERE status = 'pending'
+`
+
+// CountPendingMails is the outbox's backlog, for /metrics: the partial
+// index mail_outbox_due holds exactly the pending rows.
+func (q *Queries) CountPendingMails(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countPendingMails)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const enqueueMail = `-- name: EnqueueMail :one
 INSERT INTO mail_outbox (message_id, recipient, subject, text_body, html_body, status, attempts, next_attempt_at, claimed_until, last_error, sent_at, expires_at, created_at, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)

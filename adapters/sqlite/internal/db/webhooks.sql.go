@@ -78,6 +78,19 @@ func (q *Queries) CountDeliveries(ctx context.Context, webhookID int64) (int64, 
 	return count, err
 }
 
+const countPendingDeliveries = `-- name: CountPendingDeliveries :one
+SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'
+`
+
+// CountPendingDeliveries is the deliveries' backlog, for /metrics: the
+// partial index webhook_deliveries_due holds exactly the pending rows.
+func (q *Queries) CountPendingDeliveries(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countPendingDeliveries)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const createDelivery = `-- name: CreateDelivery :one
 INSERT INTO webhook_deliveries (webhook_id, event, status, attempts, next_attempt_at, claimed_until, last_status_code, last_error, delivered_at, created_at, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
