@@ -140,6 +140,11 @@ type Sessions interface {
 	// With in.Remember it also returns a remember-me cookie value, built on
 	// the user's remember_token (made now if the user has none).
 	Login(ctx context.Context, cookie string, in LoginInput) (SessionLogin, error)
+	// Register makes an account as Accounts.Register does (the same
+	// errors, the same first verification mail) but issues no token: the
+	// new user is bound to a new session that replaces the one cookie
+	// names, as Login binds one.
+	Register(ctx context.Context, cookie string, in RegisterInput) (SessionLogin, error)
 	// Resume opens a fresh session for the user a remember-me cookie
 	// names, replacing the session cookie names (an anonymous or ended
 	// one), and returns the new session's cookie value.
