@@ -57,21 +57,36 @@ var _ ports.Accounts = (*Accounts)(nil)
 
 // Register implements ports.Accounts.
 func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain.User, domain.PlainToken, error) {
-	if err := domain.CheckAccount(in.Name, in.Email, in.Password); err != nil {
+	var plain domain.PlainToken
+	u, err := a.register(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
+		var err error
+		_, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityAll}, a.cfg.TokenLifetime)
+		return err
+	})
+	if err != nil {
 		return domain.User{}, domain.PlainToken{}, err
+	}
+	return u, plain, nil
+}
+
+// register checks and creates the account, then runs signIn in the same
+// transaction to give the new user a credential: a token, or a browser
+// session.
+func (a *Accounts) register(ctx context.Context, in ports.RegisterInput, signIn func(r ports.Repos, u domain.User, now time.Time) error) (domain.User, error) {
+	if err := domain.CheckAccount(in.Name, in.Email, in.Password); err != nil {
+		return domain.User{}, err
 	}
 	hash, err := a.hasher.Hash(in.Password)
 	if err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)
+		return domain.User{}, fmt.Errorf("register: %w", err)
 	}
 	now := a.clock.Now()
 	u := domain.User{Name: in.Name, Email: in.Email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
-	var plain domain.PlainToken
 	err = a.store.InTx(ctx, func(r ports.Repos) error {
 		if err := r.Users.Create(ctx, &u); err != nil {
 			return err
 		}
-		if _, plain, err = issueToken(ctx, r, a.secrets, now, u.ID, authTokenName, []string{domain.AbilityAll}, a.cfg.TokenLifetime); err != nil {
+		if err := signIn(r, u, now); err != nil {
 			return err
 		}
 		// The first verification mail leaves if and only if the account
@@ -79,10 +94,10 @@ func (a *Accounts) Register(ctx context.Context, in ports.RegisterInput) (domain
 		return a.verify.enqueueLink(ctx, r, u, in.LinkBase, now)
 	})
 	if err != nil {
-		return domain.User{}, domain.PlainToken{}, fmt.Errorf("register: %w", err)
+		return domain.User{}, fmt.Errorf("register: %w", err)
 	}
 	a.verify.outbox.Wake()
-	return u, plain, nil
+	return u, nil
 }
 
 // Login implements ports.Accounts: the user's earlier tokens make way for

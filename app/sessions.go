@@ -99,12 +99,7 @@ func (s *Sessions) Find(ctx context.Context, kind domain.SessionKind, cookie str
 func (s *Sessions) Login(ctx context.Context, kind domain.SessionKind, cookie string, in ports.LoginInput) (ports.SessionLogin, error) {
 	var out ports.SessionLogin
 	u, err := s.accounts.login(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
-		ended, err := endSession(ctx, r, kind, domain.HashSecret(cookie))
-		if err != nil {
-			return err
-		}
-		out.Cookie, out.Session = s.newSession(kind, u.ID, now)
-		if err := r.Sessions.Create(ctx, out.Session); err != nil {
+		if err := s.signIn(ctx, r, kind, cookie, u, now, &out); err != nil {
 			return err
 		}
 		if in.Remember {
@@ -119,16 +114,46 @@ func (s *Sessions) Login(ctx context.Context, kind domain.SessionKind, cookie st
 			}
 			out.Remember = domain.RememberCookie(s.cfg.Key, u.ID, token)
 		}
-		if ended == nil {
-			return nil
-		}
-		return revoke(ctx, r, *ended, now)
+		return nil
 	})
 	if err != nil {
 		return ports.SessionLogin{}, err
 	}
 	out.User = u
 	return out, nil
+}
+
+// Register implements ports.Sessions: the account is made as
+// Accounts.Register makes it, with the same checks and the same first
+// verification mail, and its credential is a session rather than a token.
+// Only the API registers by session, so the session is an API one.
+func (s *Sessions) Register(ctx context.Context, cookie string, in ports.RegisterInput) (ports.SessionLogin, error) {
+	var out ports.SessionLogin
+	u, err := s.accounts.register(ctx, in, func(r ports.Repos, u domain.User, now time.Time) error {
+		return s.signIn(ctx, r, domain.SessionAPI, cookie, u, now, &out)
+	})
+	if err != nil {
+		return ports.SessionLogin{}, err
+	}
+	out.User = u
+	return out, nil
+}
+
+// signIn binds u to a new session of kind in r, ending the one of that
+// kind cookie names, and puts the new session and its cookie into out.
+func (s *Sessions) signIn(ctx context.Context, r ports.Repos, kind domain.SessionKind, cookie string, u domain.User, now time.Time, out *ports.SessionLogin) error {
+	ended, err := endSession(ctx, r, kind, domain.HashSecret(cookie))
+	if err != nil {
+		return err
+	}
+	out.Cookie, out.Session = s.newSession(kind, u.ID, now)
+	if err := r.Sessions.Create(ctx, out.Session); err != nil {
+		return err
+	}
+	if ended == nil {
+		return nil
+	}
+	return revoke(ctx, r, *ended, now)
 }
 
 // Resume implements ports.Sessions. Remember-me cookies are set by the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -230,6 +231,57 @@ func TestSessionKinds(t *testing.T) {
 			}
 			if _, err := w.sessions.Find(ctx, domain.SessionConsole, console.Cookie); err != nil {
 				t.Errorf("the console session after a Resume that named it: %v", err)
+			}
+		})
+	}
+}
+
+// TestSessionRegister checks that a registration by session makes the
+// account as a token registration does, mails its first verification link,
+// issues no token and signs in a new session in place of the anonymous one;
+// a taken address changes nothing.
+func TestSessionRegister(t *testing.T) {
+	for _, s := range directoryStores {
+		t.Run(s.Name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newAccountWorld(t, s.Open(t))
+			cookie, _, err := w.sessions.Start(ctx, domain.SessionAPI)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := ports.RegisterInput{Name: "Ann", Email: "ann@example.com", Password: "password1", LinkBase: "https://api.example.org"}
+			login, err := w.sessions.Register(ctx, cookie, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if login.User.ID == 0 || login.User.Email != "ann@example.com" || login.Remember != "" || login.Cookie == cookie {
+				t.Errorf("Register: got %+v", login)
+			}
+			if _, err := w.sessions.Find(ctx, domain.SessionAPI, cookie); !errors.Is(err, domain.ErrNotFound) {
+				t.Errorf("the anonymous session lives on: %v", err)
+			}
+			sess, err := w.sessions.Find(ctx, domain.SessionAPI, login.Cookie)
+			if err != nil || sess.UserID != login.User.ID {
+				t.Fatalf("the new session: got %+v, %v", sess, err)
+			}
+			if actor, err := w.sessions.Actor(ctx, sess); err != nil || actor.User.ID != login.User.ID {
+				t.Errorf("Actor: got %+v, %v", actor, err)
+			}
+			if tokens, err := w.store.Repos().Tokens.ListByUser(ctx, login.User.ID); err != nil || len(tokens) != 0 {
+				t.Errorf("tokens: got %d, %v; want none", len(tokens), err)
+			}
+			now := w.clock.Now()
+			mails, err := w.store.Repos().Mails.Claim(ctx, now, now.Add(time.Hour), 10)
+			if err != nil || len(mails) != 1 || mails[0].To != "ann@example.com" || !strings.Contains(mails[0].Text, "https://api.example.org/api/v1/verify-email/") {
+				t.Errorf("mails: got %+v, %v; want Ann's verification link", mails, err)
+			}
+
+			other, _, _ := w.sessions.Start(ctx, domain.SessionAPI)
+			if _, err := w.sessions.Register(ctx, other, in); !errors.Is(err, domain.ErrEmailTaken) {
+				t.Errorf("Register of a taken address: got %v, want domain.ErrEmailTaken", err)
+			}
+			if sess, err := w.sessions.Find(ctx, domain.SessionAPI, other); err != nil || sess.UserID != 0 {
+				t.Errorf("the session of a refused registration: got %+v, %v", sess, err)
 			}
 		})
 	}

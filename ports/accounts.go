@@ -151,6 +151,11 @@ type Sessions interface {
 	// remember-me cookie value, built on the user's remember_token (made
 	// now if the user has none).
 	Login(ctx context.Context, kind domain.SessionKind, cookie string, in LoginInput) (SessionLogin, error)
+	// Register makes an account as Accounts.Register does (the same
+	// errors, the same first verification mail) but issues no token: the
+	// new user is bound to a new API session that replaces the API session
+	// cookie names, as Login binds one.
+	Register(ctx context.Context, cookie string, in RegisterInput) (SessionLogin, error)
 	// Resume opens a fresh API session (remember-me cookies are the API's)
 	// for the user a remember-me cookie names, replacing the API session
 	// cookie names (an anonymous or ended one), and returns the new

@@ -27,6 +27,9 @@ var abilityFree = map[string]string{
 	"POST /api/v1/logout":          "ends the presented credential, which needs no ability",
 	"POST /login":                  "session route: signs a browser session in",
 	"POST /logout":                 "session route: signs a browser session out",
+	"POST /register":               "public: makes the account and signs a browser session in",
+	"POST /forgot-password":        "public: mails a reset link",
+	"POST /reset-password":         "public: the mailed token is the credential",
 }
 
 // writeRoute is a route of area A that writes, as the router has it.

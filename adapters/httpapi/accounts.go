@@ -19,18 +19,8 @@ type authResponse struct {
 }
 
 func (s *Server) register(c *fiber.Ctx) error {
-	body, err := jsonBody(c)
+	in, err := s.registerInput(c)
 	if err != nil {
-		return err
-	}
-	v := validate.New(body)
-	in := ports.RegisterInput{
-		Name:     v.String("name", validate.Required, validate.Check(domain.CheckUserName)),
-		Email:    v.String("email", validate.Required, validate.Check(domain.CheckEmail)),
-		Password: v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed),
-		LinkBase: s.baseURL(c),
-	}
-	if err := v.Err(); err != nil {
 		return err
 	}
 	u, token, err := s.accounts.Register(c.UserContext(), in)
@@ -50,6 +40,23 @@ func (s *Server) login(c *fiber.Ctx) error {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, authResponse{"Logged in successfully.", s.presentUser(c, u), token.String()})
+}
+
+// registerInput validates the body of a registration, by token or by
+// session. The verification link it mails points at the API.
+func (s *Server) registerInput(c *fiber.Ctx) (ports.RegisterInput, error) {
+	body, err := jsonBody(c)
+	if err != nil {
+		return ports.RegisterInput{}, err
+	}
+	v := validate.New(body)
+	in := ports.RegisterInput{
+		Name:     v.String("name", validate.Required, validate.Check(domain.CheckUserName)),
+		Email:    v.String("email", validate.Required, validate.Check(domain.CheckEmail)),
+		Password: v.String("password", validate.Required, validate.NoTrim, validate.Check(domain.CheckPassword), validate.Confirmed),
+		LinkBase: s.baseURL(c),
+	}
+	return in, v.Err()
 }
 
 // loginInput validates the body of a login, by token or by session, and

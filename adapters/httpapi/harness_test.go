@@ -47,8 +47,9 @@ type options struct {
 	bcryptCost  int
 	hasher      ports.PasswordHasher
 	maxAttempts int
-	// stateful replaces the hosts whose pages may use session cookies,
-	// statefulDefault; cors is the cross-origin policy.
+	// stateful replaces the hosts whose pages may use session cookies
+	// (STATEFUL_DOMAINS; the service's default when nil); cors is the
+	// cross-origin policy.
 	stateful []string
 	cors     cors.Config
 	appURL   string
@@ -77,9 +78,6 @@ type options struct {
 	requireVerified bool
 	production      bool
 }
-
-// statefulDefault is STATEFUL_DOMAINS's default.
-var statefulDefault = []string{"localhost", "localhost:3000", "127.0.0.1", "127.0.0.1:8000", "::1"}
 
 // sessionLifetime is how long the harness's browser sessions may idle.
 const sessionLifetime = 120 * time.Minute
@@ -118,9 +116,6 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		Mailer:               o.mailer,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if o.stateful == nil {
-		o.stateful = statefulDefault
-	}
 	httpCfg := httpapi.Config{
 		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,

@@ -19,6 +19,21 @@ const (
 )
 
 func (s *Server) forgotPassword(c *fiber.Ctx) error {
+	if err := s.requestReset(c); err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, message{resetLinkSent})
+}
+
+func (s *Server) resetPassword(c *fiber.Ctx) error {
+	if err := s.reset(c); err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, message{passwordReset})
+}
+
+// requestReset decodes a request for a reset link and makes the link.
+func (s *Server) requestReset(c *fiber.Ctx) error {
 	body, err := jsonBody(c)
 	if err != nil {
 		return err
@@ -28,13 +43,11 @@ func (s *Server) forgotPassword(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.resets.Request(c.UserContext(), email, s.frontendURL(c)); err != nil {
-		return err
-	}
-	return sendJSON(c, http.StatusOK, message{resetLinkSent})
+	return s.resets.Request(c.UserContext(), email, s.frontendURL(c))
 }
 
-func (s *Server) resetPassword(c *fiber.Ctx) error {
+// reset decodes a new password with the mailed token and sets it.
+func (s *Server) reset(c *fiber.Ctx) error {
 	body, err := jsonBody(c)
 	if err != nil {
 		return err
@@ -48,10 +61,7 @@ func (s *Server) resetPassword(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.resets.Reset(c.UserContext(), in); err != nil {
-		return err
-	}
-	return sendJSON(c, http.StatusOK, message{passwordReset})
+	return s.resets.Reset(c.UserContext(), in)
 }
 
 // frontendURL is where the links of mails to people point: FRONTEND_URL,

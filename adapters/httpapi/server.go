@@ -7,6 +7,8 @@ import (
 	"context"
 	"log/slog"
 	"net/netip"
+	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -42,7 +44,9 @@ type Config struct {
 	CrudRequireToken bool
 	// StatefulDomains are the hosts (host or host:port) whose browser
 	// requests, told by Origin or else Referer, may authenticate with a
-	// session cookie (STATEFUL_DOMAINS).
+	// session cookie (STATEFUL_DOMAINS). Empty means the default:
+	// SanctumStatefulDomains with the hosts of AppURL and FrontendURL.
+	// Without AppURL, the host a request is sent to counts as well.
 	StatefulDomains []string
 	// BenchEndpoints adds GET /bench/ceiling, which answers a fixed 1 KiB
 	// JSON body, so that a benchmark can measure what the HTTP stack and
@@ -55,7 +59,9 @@ type Config struct {
 	// FrontendURL is the base of the links mailed to people, such as the
 	// password reset's (FRONTEND_URL); AppURL or the request's base when
 	// empty. When set, a verified link also redirects to
-	// {FRONTEND_URL}/email-verified?verified=1 instead of answering JSON.
+	// {FRONTEND_URL}/dashboard?verified=1, Breeze's page, instead of
+	// answering JSON, and the front end's origin is allowed by CORS and
+	// stateful by default.
 	FrontendURL string
 	// RememberLifetime is how long a remember-me cookie lives
 	// (REMEMBER_LIFETIME); 400 days when zero.
@@ -130,13 +136,21 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
 		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
 		verification: svc.Verification,
-		auth:         newAuthenticator(svc.Accounts, svc.Sessions, cfg.StatefulDomains, newCookieJar(cfg)),
+		auth:         newAuthenticator(svc.Accounts, svc.Sessions, statefulDomains(cfg), newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
 		resets: svc.PasswordResets, fronts: svc.Fronts,
 	}
 	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
 	s.public, _ = svc.Files.(ports.PublicFiles)
+	if cfg.AppURL == "" {
+		s.auth.ownOrigin = s.proxies.Origin
+	}
+	// The front end's pages call the API from their own origin, with
+	// credentials, as Breeze's CORS configuration allows them.
+	if origin := originOf(cfg.FrontendURL); origin != "" {
+		cfg.CORS.AllowedOrigins = append(slices.Clone(cfg.CORS.AllowedOrigins), origin)
+	}
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
 	s.streams, s.stopStreams = context.WithCancel(context.Background())
 	s.rendered = newRenderCache()
@@ -292,6 +306,17 @@ func (s *Server) routes() {
 	s.app.Get("/sanctum/csrf-cookie", s.csrfCookie)
 	s.app.Post("/login", s.sessionLogin)
 	s.app.Post("/logout", s.sessionLogout)
+	s.breezeRoutes()
+}
+
+// originOf is the origin (scheme://host[:port]) of an absolute URL, or ""
+// for anything else.
+func originOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // ceilingBody is the answer of /bench/ceiling: 1 KiB of JSON, made once, so

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,28 @@ const (
 	defaultRememberLifetime = 400 * 24 * time.Hour
 )
 
+// SanctumStatefulDomains is Sanctum's default list of the hosts whose pages
+// may use cookie sessions: the usual addresses of a front end's
+// development server.
+var SanctumStatefulDomains = []string{"localhost", "localhost:3000", "127.0.0.1", "127.0.0.1:8000", "::1"}
+
+// statefulDomains is STATEFUL_DOMAINS as cfg gives it or, when it names
+// none, its default: Sanctum's list, APP_URL's host and port (as Sanctum
+// adds the application's), and FRONTEND_URL's, so that a front end served
+// there needs no setting of its own.
+func statefulDomains(cfg Config) []string {
+	if len(cfg.StatefulDomains) > 0 {
+		return cfg.StatefulDomains
+	}
+	domains := slices.Clone(SanctumStatefulDomains)
+	for _, base := range []string{cfg.AppURL, cfg.FrontendURL} {
+		if u, err := url.Parse(base); err == nil && u.Host != "" {
+			domains = append(domains, u.Host)
+		}
+	}
+	return domains
+}
+
 // authenticator finds who sends a request: the user of a signed-in browser
 // session when the request comes from a stateful domain, else the owner of
 // the bearer token, as Sanctum's guard does.
@@ -41,7 +64,11 @@ type authenticator struct {
 	accounts ports.Accounts
 	sessions ports.Sessions // nil: no browser sessions
 	stateful map[string]bool
-	cookies  cookieJar
+	// ownOrigin, when APP_URL is not set, is the service's origin as a
+	// request names it; its pages are first-party too (see
+	// fromStatefulDomain). Nil when APP_URL is set: its host is listed.
+	ownOrigin func(c *fiber.Ctx) string
+	cookies   cookieJar
 }
 
 func newAuthenticator(accounts ports.Accounts, sessions ports.Sessions, domains []string, cookies cookieJar) *authenticator {
@@ -161,8 +188,12 @@ func (a *authenticator) resume(c *fiber.Ctx, cookie string) (string, domain.Sess
 }
 
 // fromStatefulDomain reports whether the request's Origin, or else its
-// Referer, names a host of STATEFUL_DOMAINS. A request with neither is not
-// a browser's first-party request and gets no cookie authentication.
+// Referer, names a host of STATEFUL_DOMAINS, or, when APP_URL is not set,
+// the host the request itself was sent to: a page the service serves
+// itself (such as /docs on http://127.0.0.1:3000) is first-party wherever
+// it is reached. That adds no site: a browser sends a host's cookies only
+// to that host. A request with neither header is not a browser's
+// first-party request and gets no cookie authentication.
 func (a *authenticator) fromStatefulDomain(c *fiber.Ctx) bool {
 	source := c.Get(fiber.HeaderOrigin)
 	if source == "" {
@@ -172,7 +203,15 @@ func (a *authenticator) fromStatefulDomain(c *fiber.Ctx) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	return a.stateful[statefulHost(u.Host)]
+	host := statefulHost(u.Host)
+	if a.stateful[host] {
+		return true
+	}
+	if a.ownOrigin == nil {
+		return false
+	}
+	own, err := url.Parse(a.ownOrigin(c))
+	return err == nil && own.Host != "" && statefulHost(own.Host) == host
 }
 
 // statefulHost brings a configured domain or a request's host to one form:
@@ -221,6 +260,9 @@ type sessionResponse struct {
 }
 
 func (s *Server) sessionLogin(c *fiber.Ctx) error {
+	if err := s.requireStateful(c); err != nil {
+		return err
+	}
 	cookie, err := s.verifiedSession(c)
 	if err != nil {
 		return err

@@ -15,18 +15,24 @@ import (
 // carried them, undecoded, since that is what was signed. A link used again
 // answers "Email already verified.", or the same redirect.
 func (s *Server) verifyEmail(c *fiber.Ctx) error {
-	uri := c.Request().URI()
+	return s.verifySignedPath(c, string(c.Request().URI().PathOriginal()))
+}
+
+// verifySignedPath checks the link of c whose signed path is path: the
+// path the request line carries, or for Breeze's root route the API's path
+// it stands for.
+func (s *Server) verifySignedPath(c *fiber.Ctx, path string) error {
 	verified, err := s.verification.Verify(c.UserContext(), ports.VerifyInput{
 		ID:       c.Params("id"),
 		Hash:     c.Params("hash"),
-		Path:     string(uri.PathOriginal()),
-		RawQuery: string(uri.QueryString()),
+		Path:     path,
+		RawQuery: string(c.Request().URI().QueryString()),
 	})
 	if err != nil {
 		return err
 	}
 	if s.cfg.FrontendURL != "" {
-		return c.Redirect(strings.TrimRight(s.cfg.FrontendURL, "/")+"/email-verified?verified=1", http.StatusFound)
+		return c.Redirect(strings.TrimRight(s.cfg.FrontendURL, "/")+"/dashboard?verified=1", http.StatusFound)
 	}
 	if !verified {
 		return sendJSON(c, http.StatusOK, message{"Email already verified."})

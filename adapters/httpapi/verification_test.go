@@ -217,7 +217,7 @@ func TestVerificationRedirectsToTheFrontEnd(t *testing.T) {
 			_, link := linkIn(t, h.onlyMail("ann@example.com"))
 			for range 2 {
 				r := h.do("GET", link, nil)
-				if r.status != http.StatusFound || r.header.Get("Location") != "https://app.example.net/email-verified?verified=1" {
+				if r.status != http.StatusFound || r.header.Get("Location") != "https://app.example.net/dashboard?verified=1" {
 					t.Errorf("got %d to %q, want 302 to the front end", r.status, r.header.Get("Location"))
 				}
 			}

@@ -253,6 +253,8 @@ func TestStartErrors(t *testing.T) {
 			"APP_KEY: the value holds 16 bytes, want 32; make one with inkwell key generate", ""},
 		{"APP_KEY not base64", []string{sqliteURL, "APP_ENV=production", "APP_KEY=base64:not*base64"}, nil,
 			"APP_KEY: the value is not valid base64 after its prefix; make one with inkwell key generate", ""},
+		{"CORS wildcard in production", []string{sqliteURL, "APP_ENV=production", "APP_KEY=" + newAppKey(), "CORS_ALLOWED_ORIGINS=https://app.example.com, *"}, nil,
+			"CORS_ALLOWED_ORIGINS: * in production would let every site call the API with its visitors' cookies; list the front ends' origins", ""},
 		{"HOST not of this machine", []string{sqliteURL, "HOST=203.0.113.254", fmt.Sprint("PORT=", closed)}, nil,
 			"HOST 203.0.113.254: this machine has no such address; use one of its addresses, or leave HOST empty", dbFile},
 	} {

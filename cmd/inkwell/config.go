@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,8 @@ type environment struct {
 	AppKey                 string        `env:"APP_KEY"`
 	TrustedProxies         []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 	CORSAllowedOrigins     []string      `env:"CORS_ALLOWED_ORIGINS" envSeparator:","`
-	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:"," envDefault:"Content-Type,Authorization"`
+	CORSAllowedHeaders     []string      `env:"CORS_ALLOWED_HEADERS" envSeparator:","`
+	CORSExposedHeaders     []string      `env:"CORS_EXPOSED_HEADERS" envSeparator:","`
 	CrudAuth               string        `env:"CRUD_AUTH" envDefault:"open"`
 	TokenExpirationMinutes int           `env:"TOKEN_EXPIRATION_MINUTES" envDefault:"10080"`
 	BcryptCost             int           `env:"BCRYPT_COST" envDefault:"12"`
@@ -51,7 +53,7 @@ type environment struct {
 	LoginMaxAttempts       int           `env:"LOGIN_MAX_ATTEMPTS" envDefault:"5"`
 	RateLimitPerMinute     int           `env:"RATE_LIMIT_PER_MINUTE" envDefault:"0"`
 	SessionLifetimeMinutes int           `env:"SESSION_LIFETIME_MINUTES" envDefault:"120"`
-	StatefulDomains        []string      `env:"STATEFUL_DOMAINS" envSeparator:"," envDefault:"localhost,localhost:3000,127.0.0.1,127.0.0.1:8000,::1"`
+	StatefulDomains        []string      `env:"STATEFUL_DOMAINS" envSeparator:","`
 	RequestTimeout         time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
 	BodyLimitBytes         int           `env:"BODY_LIMIT_BYTES" envDefault:"8388608"`
 	LogLevel               string        `env:"LOG_LEVEL" envDefault:"info"`
@@ -243,6 +245,8 @@ func (e environment) check() error {
 		return fmt.Errorf("REMEMBER_LIFETIME: %d must be a positive number of minutes", e.RememberLifetime)
 	case e.AppKey == "" && e.AppEnv == "production":
 		return errors.New("APP_KEY: required in production; make one with inkwell key generate")
+	case e.AppEnv == "production" && slices.ContainsFunc(e.CORSAllowedOrigins, func(o string) bool { return strings.TrimSpace(o) == "*" }):
+		return errors.New("CORS_ALLOWED_ORIGINS: * in production would let every site call the API with its visitors' cookies; list the front ends' origins")
 	}
 	if e.AppKey != "" {
 		if _, err := parseAppKey(e.AppKey); err != nil {
@@ -364,6 +368,7 @@ func (e environment) service() inkwell.Config {
 				AllowedOrigins: e.CORSAllowedOrigins,
 				AllowAnyOrigin: e.AppEnv == "development",
 				AllowedHeaders: e.CORSAllowedHeaders,
+				ExposedHeaders: e.CORSExposedHeaders,
 			},
 			CrudRequireToken: e.CrudAuth == "token",
 			StatefulDomains:  e.StatefulDomains,

@@ -342,3 +342,41 @@ func TestS3DiskNeedsItsKeys(t *testing.T) {
 		t.Errorf("files config: got %+v", f)
 	}
 }
+
+// TestCORSAndStatefulSettings checks how the cross-origin and stateful keys
+// reach the HTTP adapter: a wildcard origin is development's alone, added
+// headers go through as they are, and STATEFUL_DOMAINS unset is left to
+// the adapter's default (Sanctum's list with APP_URL's and FRONTEND_URL's
+// hosts) rather than fixed to Sanctum's list here.
+func TestCORSAndStatefulSettings(t *testing.T) {
+	unsetEnv(t, "STATEFUL_DOMAINS")
+	t.Setenv("CORS_ALLOWED_ORIGINS", "*")
+	t.Setenv("CORS_ALLOWED_HEADERS", "X-Tenant")
+	t.Setenv("CORS_EXPOSED_HEADERS", "X-Cache,X-Trace")
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatalf("a wildcard origin in development: %v", err)
+	}
+	got := cfg.service().HTTP
+	if !equalStrings(got.CORS.AllowedHeaders, []string{"X-Tenant"}) || !equalStrings(got.CORS.ExposedHeaders, []string{"X-Cache", "X-Trace"}) {
+		t.Errorf("CORS headers: got %q and %q", got.CORS.AllowedHeaders, got.CORS.ExposedHeaders)
+	}
+	if len(got.StatefulDomains) != 0 {
+		t.Errorf("STATEFUL_DOMAINS unset: got %q, want the adapter's default", got.StatefulDomains)
+	}
+	t.Setenv("STATEFUL_DOMAINS", "app.example.com,api.example.com:8443")
+	if cfg, err = loadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.service().HTTP.StatefulDomains; !equalStrings(got, []string{"app.example.com", "api.example.com:8443"}) {
+		t.Errorf("STATEFUL_DOMAINS: got %q", got)
+	}
+	t.Setenv("APP_ENV", "production")
+	if _, err := loadConfig(); err == nil || !strings.HasPrefix(err.Error(), "CORS_ALLOWED_ORIGINS: ") {
+		t.Errorf("a wildcard origin in production: got %v, want an error naming CORS_ALLOWED_ORIGINS", err)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}

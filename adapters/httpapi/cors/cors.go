@@ -17,14 +17,23 @@ import (
 // browser sends a cross-origin PATCH only when its preflight names it.
 const AllowedMethods = "GET,POST,PUT,DELETE,OPTIONS,PATCH"
 
-// DefaultAllowedHeaders are the request headers a cross-origin page may send
-// when the configuration names none.
-var DefaultAllowedHeaders = []string{"Content-Type", "Authorization"}
+// DefaultAllowedHeaders are the request headers a cross-origin page may
+// send: a body's type and a bearer token; the keys of safe retries and
+// conditional requests; the CSRF token and X-Requested-With that axios
+// sends on every call of a cookie-session front end (Breeze's), and the
+// language a page asks for.
+var DefaultAllowedHeaders = []string{
+	"Content-Type", "Authorization", "Idempotency-Key", "If-Match", "If-None-Match",
+	"X-XSRF-TOKEN", "X-Requested-With", "Accept-Language",
+}
 
 // DefaultExposedHeaders are the response headers a cross-origin page may
-// read besides the always-safe ones: area B's paging headers and the
-// Location of a created record.
-var DefaultExposedHeaders = []string{"X-Total-Count", "Link", "Location"}
+// read besides the always-safe ones: what conditional requests, paging,
+// created records, rate limits, replayed retries and request ids answer.
+var DefaultExposedHeaders = []string{
+	"ETag", "Location", "Link", "X-Total-Count", "Retry-After", "X-RateLimit-Limit",
+	"X-RateLimit-Remaining", "Idempotent-Replayed", "X-Request-ID",
+}
 
 // Config is the cross-origin policy.
 type Config struct {
@@ -34,11 +43,11 @@ type Config struct {
 	AllowedOrigins []string
 	// AllowAnyOrigin allows every origin; it is meant for development.
 	AllowAnyOrigin bool
-	// AllowedHeaders are the request headers a preflight allows; empty means
-	// DefaultAllowedHeaders.
+	// AllowedHeaders are request headers a preflight allows besides
+	// DefaultAllowedHeaders (CORS_ALLOWED_HEADERS).
 	AllowedHeaders []string
-	// ExposedHeaders are the response headers a page may read; empty means
-	// DefaultExposedHeaders.
+	// ExposedHeaders are response headers a page may read besides
+	// DefaultExposedHeaders (CORS_EXPOSED_HEADERS).
 	ExposedHeaders []string
 }
 
@@ -55,8 +64,8 @@ func New(cfg Config) fiber.Handler {
 			allowed[o] = true
 		}
 	}
-	headers := join(cfg.AllowedHeaders, DefaultAllowedHeaders)
-	exposed := join(cfg.ExposedHeaders, DefaultExposedHeaders)
+	headers := join(DefaultAllowedHeaders, cfg.AllowedHeaders)
+	exposed := join(DefaultExposedHeaders, cfg.ExposedHeaders)
 
 	return func(c *fiber.Ctx) error {
 		// The answer depends on Origin whether or not it is allowed, so a
@@ -100,16 +109,18 @@ func normalize(origin string) string {
 	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(origin), "/"))
 }
 
-// join renders a header list, falling back to def when list is empty.
-func join(list, def []string) string {
-	var out []string
-	for _, h := range list {
-		if h = strings.TrimSpace(h); h != "" {
-			out = append(out, h)
+// join renders the default header list followed by the added headers,
+// each named once whatever its letter case (header names ignore it).
+func join(defaults, added []string) string {
+	out := make([]string, 0, len(defaults)+len(added))
+	seen := map[string]bool{}
+	for _, h := range append(append([]string{}, defaults...), added...) {
+		h = strings.TrimSpace(h)
+		if h == "" || seen[strings.ToLower(h)] {
+			continue
 		}
-	}
-	if len(out) == 0 {
-		out = def
+		seen[strings.ToLower(h)] = true
+		out = append(out, h)
 	}
 	return strings.Join(out, ",")
 }

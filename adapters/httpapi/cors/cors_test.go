@@ -97,10 +97,10 @@ func TestPolicy(t *testing.T) {
 			}
 			wantMethods, wantHeaders, wantExposed := "", "", ""
 			if allowed && tt.preflight {
-				wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS,PATCH", "Content-Type,Authorization"
+				wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS,PATCH", defaultHeaders
 			}
 			if allowed && !tt.preflight {
-				wantExposed = "X-Total-Count,Link,Location"
+				wantExposed = defaultExposed
 			}
 			if m := got.headers.Get("Access-Control-Allow-Methods"); m != wantMethods {
 				t.Errorf("Access-Control-Allow-Methods: got %q, want %q", m, wantMethods)
@@ -118,11 +118,29 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
+// The headers a browser page may send and read when nothing is configured:
+// what the API's features take and answer, and what axios sends on every
+// call of a cookie-session front end.
+const (
+	defaultHeaders = "Content-Type,Authorization,Idempotency-Key,If-Match,If-None-Match,X-XSRF-TOKEN,X-Requested-With,Accept-Language"
+	defaultExposed = "ETag,Location,Link,X-Total-Count,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,Idempotent-Replayed,X-Request-ID"
+)
+
+// TestConfiguredHeaders checks that configured headers add to the
+// defaults, each named once.
 func TestConfiguredHeaders(t *testing.T) {
-	app := newApp(cors.Config{AllowedOrigins: []string{listed}, AllowedHeaders: []string{"Content-Type", "Authorization", "X-XSRF-TOKEN"}})
+	app := newApp(cors.Config{
+		AllowedOrigins: []string{listed},
+		AllowedHeaders: []string{"X-Tenant", " x-xsrf-token", ""},
+		ExposedHeaders: []string{"X-Cache", "etag"},
+	})
 	got := send(t, app, "OPTIONS", listed, true)
-	if h, want := got.headers.Get("Access-Control-Allow-Headers"), "Content-Type,Authorization,X-XSRF-TOKEN"; h != want {
+	if h, want := got.headers.Get("Access-Control-Allow-Headers"), defaultHeaders+",X-Tenant"; h != want {
 		t.Errorf("Access-Control-Allow-Headers: got %q, want %q", h, want)
+	}
+	got = send(t, app, "GET", listed, false)
+	if h, want := got.headers.Get("Access-Control-Expose-Headers"), defaultExposed+",X-Cache"; h != want {
+		t.Errorf("Access-Control-Expose-Headers: got %q, want %q", h, want)
 	}
 }
 

@@ -80,8 +80,13 @@ func Mount(r fiber.Router, d Deps) {
 }
 
 // areaAOutsideAPI are area A's routes that live outside /api: the browser
-// session endpoints. Their errors keep area A's shape.
-var areaAOutsideAPI = []string{"/sanctum", "/login", "/logout"}
+// session endpoints and the root routes of Breeze's front ends. Their
+// errors keep area A's shape.
+var areaAOutsideAPI = []string{
+	"/sanctum", "/login", "/logout",
+	// The routes of Laravel Breeze's front ends.
+	"/register", "/forgot-password", "/reset-password", "/verify-email", "/email/verification-notification",
+}
 
 // Owns reports whether errors on path are rendered in area B's envelope: the
 // paths of area B's mounts and every other path outside /api, for which the

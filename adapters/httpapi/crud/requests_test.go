@@ -217,7 +217,7 @@ func TestCORS(t *testing.T) {
 						}
 						wantMethods, wantHeaders := "", ""
 						if want != "" {
-							wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS,PATCH", "Content-Type,Authorization"
+							wantMethods, wantHeaders = "GET,POST,PUT,DELETE,OPTIONS,PATCH", strings.Join(cors.DefaultAllowedHeaders, ",")
 						}
 						if got := r.Header.Get("Access-Control-Allow-Methods"); got != wantMethods {
 							t.Errorf("Access-Control-Allow-Methods: got %q, want %q", got, wantMethods)
