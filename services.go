@@ -41,6 +41,7 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 	verify := app.NewVerification(store, clock, outbox, d.Verification)
 	acc := app.NewAccounts(store, hasher, secrets, clock, d.Accounts, verify)
 	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, d.PasswordReset)
+	rights := app.NewAdminRights(store, hasher, clock)
 	uc := ports.UseCases{
 		Accounts:       acc,
 		Tokens:         app.NewTokens(store, secrets, clock, d.Accounts),
@@ -57,7 +58,8 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 		Webhooks:       app.NewWebhooks(store, secrets, d.Sender, clock),
 		PasswordResets: passwordResets,
 		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
-		AdminRights:    app.NewAdminRights(store),
+		AdminRights:    rights,
+		AdminSetup:     app.NewAdminSetup(rights, d.Verification.Key),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.
