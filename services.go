@@ -77,14 +77,25 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
-	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions})
+	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions, Setup: uc.AdminSetup})
+}
+
+// NewHosted builds the pages served to whoever follows a mailed link (the
+// password reset form, the verification page), which the console's stack
+// renders. A verification link answers browsers with a page only without
+// FRONTEND_URL, whose front end the API sends them to otherwise.
+func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console.Hosted {
+	return console.NewHosted(console.HostedConfig{
+		TrustedProxies: cfg.TrustedProxies,
+		VerifiedPage:   cfg.FrontendURL == "",
+	}, log, console.HostedServices{PasswordResets: uc.PasswordResets, Verification: uc.Verification})
 }
 
 // NewServices gives the HTTP adapter the use cases, the uploaded files it
 // serves, what its probes and metrics read of the store (its ping and,
 // when the store keeps them, its pool and query figures), and the admin
-// console it serves under /admin on the same listener.
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console) httpapi.Services {
+// console and the hosted pages it serves on the same listener.
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
@@ -92,7 +103,7 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 	reads, _ := store.(ports.ReadReporter)
 	return httpapi.Services{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
-		Fronts: []httpapi.Front{admin},
+		Fronts: []httpapi.Front{admin, hosted},
 	}
 }
 

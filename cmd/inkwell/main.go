@@ -118,6 +118,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 		addrs[i] = ln.Addr().String()
 	}
 	log.Info("serving", "addr", strings.Join(addrs, ","), "env", cfg.AppEnv)
+	logSetupLink(ctx, svc, cfg, addrs, log)
 
 	// One app serves every listener: fasthttp's Server.Serve may run on
 	// several at once, and its shutdown closes them all and waits for the
