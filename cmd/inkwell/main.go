@@ -6,6 +6,7 @@
 //	inkwell tokens revoke --email E --name N    revoke a user's tokens by name
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
+//	inkwell admin create --email E --name N     make an admin (password on stdin)
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell help [command]                      show the help of inkwell or a command
 //
