@@ -45,6 +45,9 @@ type Service struct {
 	Events ports.Events
 	// AdminRights makes admins, for the command line.
 	AdminRights ports.AdminRights
+	// AdminSetup makes the link that makes the first admin, which serve
+	// logs while there is none.
+	AdminSetup ports.AdminSetup
 	// Webhooks delivers webhooks; every replica runs it.
 	Webhooks *app.WebhookWorker
 	// Mail sends the outbox's mails; every replica runs it.

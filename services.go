@@ -41,6 +41,7 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 	verify := app.NewVerification(store, clock, outbox, d.Verification)
 	acc := app.NewAccounts(store, hasher, secrets, clock, d.Accounts, verify)
 	passwordResets := app.NewPasswordResets(store, hasher, secrets, clock, outbox, d.PasswordReset)
+	rights := app.NewAdminRights(store, hasher, clock)
 	uc := ports.UseCases{
 		Accounts:       acc,
 		Tokens:         app.NewTokens(store, secrets, clock, d.Accounts),
@@ -57,7 +58,8 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 		Webhooks:       app.NewWebhooks(store, secrets, d.Sender, clock),
 		PasswordResets: passwordResets,
 		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
-		AdminRights:    app.NewAdminRights(store),
+		AdminRights:    rights,
+		AdminSetup:     app.NewAdminSetup(rights, d.Verification.Key),
 	}
 	// With the limit off a transport installs no limit at all, rather than
 	// asking the store about every request for nothing.
@@ -75,15 +77,26 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
-	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions})
+	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions, Setup: uc.AdminSetup})
+}
+
+// NewHosted builds the pages served to whoever follows a mailed link (the
+// password reset form, the verification page), which the console's stack
+// renders. A verification link answers browsers with a page only without
+// FRONTEND_URL, whose front end the API sends them to otherwise.
+func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console.Hosted {
+	return console.NewHosted(console.HostedConfig{
+		TrustedProxies: cfg.TrustedProxies,
+		VerifiedPage:   cfg.FrontendURL == "",
+	}, log, console.HostedServices{PasswordResets: uc.PasswordResets, Verification: uc.Verification})
 }
 
 // NewServices gives the HTTP adapter the use cases, the uploaded files it
 // serves, what its probes and metrics read of the store (its ping, the
 // outboxes' backlog and, when the store keeps them, its pool and query
-// figures), and the admin console it serves under /admin on the same
-// listener.
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console) httpapi.Services {
+// figures), and the admin console and the hosted pages it serves on the
+// same listener.
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
@@ -92,7 +105,7 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 	return httpapi.Services{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
 		Backlog: app.NewBacklog(store),
-		Fronts:  []httpapi.Front{admin},
+		Fronts:  []httpapi.Front{admin, hosted},
 	}
 }
 

@@ -75,11 +75,13 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	}
 	useCases := NewUseCases(useCaseDeps)
 	console := NewConsole(config, log, useCases)
-	services := NewServices(useCases, store, fileStore, console)
+	hosted := NewHosted(config, log, useCases)
+	services := NewServices(useCases, store, fileStore, console, hosted)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
 	adminRights := useCases.AdminRights
+	adminSetup := useCases.AdminSetup
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	mailer := mail.New(mailConfig, log)
@@ -90,6 +92,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Tokens:      tokens,
 		Events:      events,
 		AdminRights: adminRights,
+		AdminSetup:  adminSetup,
 		Webhooks:    webhookWorker,
 		Mail:        mailWorker,
 	}

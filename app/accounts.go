@@ -159,7 +159,7 @@ func (a *Accounts) login(ctx context.Context, in ports.LoginInput, bind func(r p
 	if err != nil {
 		return domain.User{}, fmt.Errorf("login: %w", err)
 	}
-	if !ok {
+	if !ok || (in.AdminOnly && !u.IsAdmin) {
 		return domain.User{}, domain.ErrBadCredentials
 	}
 

@@ -568,12 +568,18 @@ func (a *Admin) ExportPosts(ctx context.Context, c ports.AdminCaller, fn func(do
 }
 
 // AdminRights implements ports.AdminRights, for the command line.
-type AdminRights struct{ store ports.Store }
+type AdminRights struct {
+	store  ports.Store
+	hasher ports.PasswordHasher
+	clock  ports.Clock
+}
 
 var _ ports.AdminRights = (*AdminRights)(nil)
 
 // NewAdminRights returns the command line's use cases that make admins.
-func NewAdminRights(store ports.Store) *AdminRights { return &AdminRights{store: store} }
+func NewAdminRights(store ports.Store, hasher ports.PasswordHasher, clock ports.Clock) *AdminRights {
+	return &AdminRights{store: store, hasher: hasher, clock: clock}
+}
 
 func (a *AdminRights) set(ctx context.Context, email string, admin bool) (domain.User, error) {
 	var u domain.User

@@ -131,4 +131,7 @@ var (
 	// ErrPreconditionFailed refuses a conditional write (If-Match) to a
 	// resource that is no longer at the version the caller read.
 	ErrPreconditionFailed = &Error{Kind: PreconditionFailed, Code: "precondition_failed"}
+	// ErrAdminExists refuses the making of a first admin once an account
+	// has admin rights: the setup link has served its purpose.
+	ErrAdminExists = &Error{Kind: Conflict, Code: "admin_exists"}
 )

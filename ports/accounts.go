@@ -27,6 +27,11 @@ type LoginInput struct {
 	// Remember asks a browser session login for a remember-me cookie too;
 	// a token login ignores it.
 	Remember bool
+	// AdminOnly refuses an account without admin rights exactly as a wrong
+	// password is refused (domain.ErrBadCredentials, a failed attempt for
+	// the throttle), so that the console's sign-in tells nobody which
+	// addresses belong to accounts.
+	AdminOnly bool
 }
 
 // SessionLogin is a browser session login: the cookie value naming the new

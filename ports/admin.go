@@ -266,6 +266,50 @@ type AdminRights interface {
 	Revoke(ctx context.Context, email string) (domain.User, error)
 	// List returns every admin, in id order.
 	List(ctx context.Context) ([]domain.User, error)
+	// Create makes a new account with in's name, e-mail and password, its
+	// address verified and with admin rights, and returns it. An Invalid
+	// error naming the fields that break domain.CheckAccount;
+	// domain.ErrEmailTaken when an account uses the address (Grant gives
+	// it rights).
+	Create(ctx context.Context, in NewAdminInput) (domain.User, error)
+}
+
+// NewAdminInput is an admin account to make: what registration takes.
+type NewAdminInput struct {
+	Name     string
+	Email    string
+	Password string
+}
+
+// AdminSetupPath is the path of the link that makes the first admin.
+const AdminSetupPath = "/admin/setup"
+
+// AdminSetupInput is the first admin as the setup form sent it, with the
+// setup link's path and query as the request line carried them,
+// undecoded, which its signature covers.
+type AdminSetupInput struct {
+	NewAdminInput
+	Path     string
+	RawQuery string
+}
+
+// AdminSetup is the driving port of the first admin, made through a link
+// the service logs while its store has no admin, as PocketBase does it:
+// the console's setup page calls it, and serve asks it for the link.
+type AdminSetup interface {
+	// Link returns base + AdminSetupPath with a query signed with APP_KEY
+	// that works for an hour, and true; "" and false when an admin
+	// exists.
+	Link(ctx context.Context, base string) (string, bool, error)
+	// Check tells whether a setup link may still be used:
+	// domain.ErrInvalidSignature for a link that is forged, altered or
+	// expired; domain.ErrAdminExists once any account has admin rights.
+	Check(ctx context.Context, path, rawQuery string) error
+	// Setup makes in's account, verified and with admin rights, when the
+	// link is good and no admin exists, in one transaction that
+	// concurrent setups wait for, so that two of them make one admin.
+	// Check's errors, then AdminRights.Create's.
+	Setup(ctx context.Context, in AdminSetupInput) (domain.User, error)
 }
 
 // AdminRepository holds the reads the console makes across every user's
@@ -307,6 +351,12 @@ type AdminRepository interface {
 	SetAdmin(ctx context.Context, userID int64, admin bool) error
 	// Admins returns every account with is_admin, in id order.
 	Admins(ctx context.Context) ([]domain.User, error)
+	// LockAdmins holds, until the transaction it runs in ends, the lock
+	// that makings of the first admin take, so that of two concurrent
+	// transactions that each find no admin and make one, the second waits
+	// and then finds the first's. A store whose transactions run one at a
+	// time has nothing to take.
+	LockAdmins(ctx context.Context) error
 	// AppendAudit stores e and sets its ID.
 	AppendAudit(ctx context.Context, e *domain.AuditEntry) error
 	// Audit returns one page of the audit log, newest first (id

@@ -30,4 +30,6 @@ type UseCases struct {
 	Admin Admin
 	// AdminRights makes and lists admins, for the command line only.
 	AdminRights AdminRights
+	// AdminSetup makes the first admin through a signed link.
+	AdminSetup AdminSetup
 }

@@ -136,17 +136,24 @@ func (k *Console) anonymousSession(c *fiber.Ctx) (string, error) {
 	return sess.CSRFToken, nil
 }
 
+// badCredentials is the sign-in form's one refusal of an address and
+// password, whether no account has them or the account has no admin
+// rights, so that the form tells nobody which addresses have accounts.
+const badCredentials = "These credentials do not match our records."
+
 // login signs in with the API's login (same throttle, same errors) into a
-// new session that replaces the form's, then has the admin use cases
-// record it, which they refuse to anybody but an admin: that session is
-// ended again and the browser told why.
+// new session that replaces the form's, for admins only: the login refuses
+// any other account as it refuses a wrong password, leaving the form's
+// session as it was. The admin use cases then record it, which they
+// refuse to anybody who lost the rights meanwhile: that session is ended
+// again, with the same refusal.
 func (k *Console) login(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	cookie, _ := c.Locals(localCookie).(string)
-	in := ports.LoginInput{Email: c.FormValue("email"), Password: c.FormValue("password"), IP: k.proxies.ClientIP(c)}
+	in := ports.LoginInput{Email: formValue(c, "email"), Password: formValue(c, "password"), IP: k.proxies.ClientIP(c), AdminOnly: true}
 	out, err := k.sessions.Login(ctx, domain.SessionConsole, cookie, in)
 	if de, ok := domain.AsError(err); ok && (de.Kind == domain.Invalid || de.Kind == domain.Unauthenticated) {
-		return k.loginRefused(c, http.StatusUnprocessableEntity, in.Email, "These credentials do not match our records.")
+		return k.loginRefused(c, http.StatusUnprocessableEntity, in.Email, badCredentials)
 	}
 	if err != nil {
 		return err
@@ -161,7 +168,7 @@ func (k *Console) login(c *fiber.Ctx) error {
 			return lerr
 		}
 		c.Cookie(k.sessionCookie("", time.Unix(0, 0)))
-		return k.loginRefused(c, http.StatusForbidden, in.Email, "This account has no admin rights.")
+		return k.loginRefused(c, http.StatusUnprocessableEntity, in.Email, badCredentials)
 	}
 	if err != nil {
 		return err

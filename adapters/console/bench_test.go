@@ -68,7 +68,7 @@ func newBenchWith(t *testing.T, store ports.Store, appURL string, cfg httpapi.Co
 	// a delivery and disables its webhook, so that tests see failures at
 	// once.
 	stack := stacktest.NewStack(t, store, stacktest.Options{
-		LoginMaxAttempts: 5, WebhooksAllowPrivate: true, AppURL: appURL,
+		LoginMaxAttempts: 5, WebhooksAllowPrivate: true, AppURL: appURL, FrontendURL: cfg.FrontendURL,
 		Webhooks: app.WebhooksConfig{MaxAttempts: 1, Backoff: time.Minute, DisableAfter: 1},
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

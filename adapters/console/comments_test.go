@@ -175,7 +175,7 @@ func TestCommentsRefusals(t *testing.T) {
 		wantPage(t, anon.postRaw(del, "", "Origin", origin), 419)
 
 		bob := b.browser()
-		wantPage(t, bob.signIn("bob@example.com"), http.StatusForbidden)
+		wantPage(t, bob.signIn("bob@example.com"), http.StatusUnprocessableEntity)
 		wantRedirect(t, bob.get("/admin/comments"), "/admin/login")
 		wantRedirect(t, bob.submit(del, nil), "/admin/login")
 

@@ -39,6 +39,8 @@ type Services struct {
 	// Sessions keeps console sessions, in the store, with the API's login
 	// throttle.
 	Sessions ports.Sessions
+	// Setup makes the first admin through the link serve logs.
+	Setup ports.AdminSetup
 }
 
 // Console is the admin console's routes and renderer.
@@ -47,6 +49,7 @@ type Console struct {
 	log      *slog.Logger
 	admin    ports.Admin
 	sessions ports.Sessions
+	setup    ports.AdminSetup
 	proxies  web.Proxies
 	pages    pages
 }
@@ -55,7 +58,7 @@ type Console struct {
 // parse, which a test catches before any release.
 func New(cfg Config, log *slog.Logger, svc Services) *Console {
 	return &Console{
-		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions,
+		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup,
 		proxies: cfg.TrustedProxies, pages: mustParsePages(),
 	}
 }
@@ -76,6 +79,8 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Get("/assets/*", k.asset)
 	r.Get("/login", k.loginForm)
 	r.Post("/login", k.checkPost, k.login)
+	r.Get("/setup", k.setupForm)
+	r.Post("/setup", k.checkPost, k.setupAdmin)
 
 	r.Get("/", k.signedIn, k.overview)
 	r.Post("/logout", k.checkPost, k.signedIn, k.logout)

@@ -20,7 +20,8 @@ import (
 )
 
 // Sign-in: a wrong password shows the form again, an account without
-// admin rights is refused and keeps no session, and an admin lands on the
+// admin rights is refused as a wrong password and keeps no session, and an
+// admin lands on the
 // overview, signed in with an audited login, until signing out.
 func TestSignIn(t *testing.T) {
 	forEachStore(t, func(t *testing.T, b *bench) {
@@ -39,7 +40,7 @@ func TestSignIn(t *testing.T) {
 
 		bob := b.browser()
 		a = bob.signIn("bob@example.com")
-		wantPage(t, a, http.StatusForbidden)
+		wantPage(t, a, http.StatusUnprocessableEntity)
 		wantRedirect(t, bob.get("/admin"), "/admin/login")
 
 		a = br.signIn("ada@example.com")
@@ -470,6 +471,51 @@ func TestSearchCountsUpToABound(t *testing.T) {
 		a = br.get("/admin/posts?q=note&status=published")
 		if got := a.text(".pager span"); got != "Page 1 of 1 (0 in all)" {
 			t.Errorf("no published match: pager %q", got)
+		}
+	})
+}
+
+// A non-admin's right password gets exactly the answer a wrong password
+// gets: the same status, the same page (but for each form's own CSRF
+// token) and no cookie set, and leaves no session of the account and no
+// audit row; the form's session stays as it was.
+func TestNonAdminSignInIsAWrongPassword(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		bobID, _ := b.register("Bob", "bob@example.com")
+
+		attempt := func(pass string) (answer, string) {
+			br := b.browser()
+			br.get("/admin/login")
+			token := br.token
+			a := br.submit("/admin/login", url.Values{"email": {"bob@example.com"}, "password": {pass}})
+			if br.token != token {
+				t.Errorf("password %q: the form's session changed (token %q, then %q)", pass, token, br.token)
+			}
+			return a, strings.ReplaceAll(a.body, token, "TOKEN")
+		}
+		wrong, wrongBody := attempt("not bob's password")
+		right, rightBody := attempt(password)
+		if right.status != wrong.status || rightBody != wrongBody {
+			t.Errorf("non-admin: got %d %q; a wrong password got %d %q", right.status, rightBody, wrong.status, wrongBody)
+		}
+		wantPage(t, right, http.StatusUnprocessableEntity)
+		for _, a := range []answer{wrong, right} {
+			if got := a.header.Values("Set-Cookie"); len(got) != 0 {
+				t.Errorf("the refusal sets cookies: %q", got)
+			}
+		}
+		if got := right.text("#login-error"); got != "These credentials do not match our records." {
+			t.Errorf("refusal: got %q", got)
+		}
+		sessions, err := b.store.Repos().Admin.Sessions(context.Background(), bobID)
+		if err != nil || len(sessions) != 0 {
+			t.Errorf("bob's sessions after the refusal: %v, %v; want none", sessions, err)
+		}
+		audit, _, err := b.store.Repos().Admin.Audit(context.Background(), ports.Page{Limit: 10}, 10)
+		if err != nil || len(audit) != 0 {
+			t.Errorf("audit after the refusal: %v, %v; want nothing", audit, err)
 		}
 	})
 }

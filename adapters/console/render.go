@@ -23,9 +23,14 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageNames are the templates under templates/, each rendered inside
-// layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "comments", "webhooks", "webhook", "mails", "audit"}
+// pageNames are the console's templates under templates/, each rendered
+// inside layout.html.
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "comments", "webhooks", "webhook", "mails", "audit", "setup"}
+
+// hostedNames are the hosted pages' templates (hosted.go), each rendered
+// inside hosted.html, which has neither the console's navigation nor
+// scripts.
+var hostedNames = []string{"reset", "message"}
 
 // pages are the parsed page templates by name.
 type pages map[string]*template.Template
@@ -85,6 +90,10 @@ func mustParsePages() pages {
 		t := template.New("layout.html").Funcs(funcs)
 		p[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
 	}
+	for _, name := range hostedNames {
+		t := template.New("hosted.html").Funcs(funcs)
+		p[name] = template.Must(t.ParseFS(templateFiles, "templates/hosted.html", "templates/"+name+".html"))
+	}
 	return p
 }
 
@@ -107,8 +116,13 @@ type page struct {
 
 // render writes the named page with status.
 func (k *Console) render(c *fiber.Ctx, status int, name string, p page) error {
+	return k.pages.render(c, status, name, p)
+}
+
+// render writes the named page with status and the console's headers.
+func (ps pages) render(c *fiber.Ctx, status int, name string, p page) error {
 	var buf bytes.Buffer
-	if err := k.pages[name].Execute(&buf, p); err != nil {
+	if err := ps[name].Execute(&buf, p); err != nil {
 		return err
 	}
 	setHeaders(c)
@@ -142,6 +156,7 @@ var statusWording = map[int][2]string{
 	http.StatusMethodNotAllowed:            {"Method not allowed", "This page does not take that method."},
 	http.StatusRequestTimeout:              {"Request timeout", "The request took too long to arrive."},
 	http.StatusConflict:                    {"Conflict", "The record changed meanwhile or conflicts with another one."},
+	http.StatusGone:                        {"Gone", "An admin exists already, so this setup link has served its purpose. Sign in instead."},
 	http.StatusRequestEntityTooLarge:       {"Request too large", "The form sent was larger than the service accepts."},
 	http.StatusUnprocessableEntity:         {"Not done", "The action could not be carried out as asked."},
 	web.StatusCSRFMismatch:                 {"Page expired", "The form's token is missing or stale. Go back, reload the page and try again."},
@@ -171,6 +186,9 @@ func (k *Console) RenderError(c *fiber.Ctx, err error) error {
 		status = fe.Code
 	} else if de, ok := domain.AsError(err); ok {
 		status = web.Status(de)
+		if errors.Is(de, domain.ErrAdminExists) {
+			status = http.StatusGone
+		}
 		fields = de.Fields
 		if de.Kind == domain.TooManyRequests {
 			secs := int(de.RetryAfter.Seconds() + 0.999)
@@ -182,6 +200,9 @@ func (k *Console) RenderError(c *fiber.Ctx, err error) error {
 	w, ok := statusWording[status]
 	if !ok {
 		w = [2]string{http.StatusText(status), ""}
+	}
+	if errors.Is(err, domain.ErrInvalidSignature) {
+		w[1] = "The link is forged, altered or expired. While no account has admin rights, the service logs a new setup link each time it starts."
 	}
 	data := errorPage{Status: status, Heading: w[0], Message: w[1]}
 	for _, f := range fields {

@@ -81,6 +81,11 @@ func TestDocumentListsEveryRoute(t *testing.T) {
 			// the API (DESIGN §10).
 			continue
 		}
+		if r.Path == "/password-reset" || strings.HasPrefix(r.Path, "/password-reset/") {
+			// Nor are the hosted pages of mailed links, HTML for people,
+			// which the "Hosted pages" tag describes (DESIGN §12).
+			continue
+		}
 		served[r.Method+" "+param.ReplaceAllString(r.Path, "{$1}")] = true
 	}
 	// Mounts (the uploaded files) are not routes to Fiber: they show up

@@ -114,6 +114,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		MaxStreamsPerAddress: o.streamsPerAddress,
 		RequireVerifiedEmail: o.requireVerified,
 		Mailer:               o.mailer,
+		FrontendURL:          o.frontendURL,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	httpCfg := httpapi.Config{

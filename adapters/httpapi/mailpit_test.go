@@ -1,7 +1,11 @@
 package httpapi_test
 
 import (
+	"html"
+	"io"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +178,70 @@ func TestMailSurvivesTheReplica(t *testing.T) {
 			t.Errorf("stored after sending: %+v, %v; want sent with its body erased", stored, err)
 		}
 	})
+}
+
+// TestPasswordResetPageThroughMailpit follows the reset link that a real
+// SMTP server received, as a browser without a front end would: the link
+// opens the service's own form (not a JSON 404), whose POST from the same
+// origin sets the password, and the new password logs in.
+func TestPasswordResetPageThroughMailpit(t *testing.T) {
+	forEachStoreWithMailpit(t, func(t *testing.T, h *harness, srv *mailpittest.Server) {
+		h.registerAside("Ann", "ann@example.com", "password1")
+		h.forgot("ann@example.com")
+		h.sendDue()
+		m := arrived(t, srv, 1)[0]
+		href := regexp.MustCompile(`href="([^"]*/password-reset/[^"]+)"`).FindStringSubmatch(m.HTML)
+		if href == nil {
+			t.Fatalf("no reset link in the mail's HTML:\n%s", m.HTML)
+		}
+		link, err := url.Parse(html.UnescapeString(href[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := h.listen()
+		page := browse(t, "GET", base+link.RequestURI(), nil, base)
+		if page.status != http.StatusOK || !strings.HasPrefix(page.header.Get("Content-Type"), "text/html") {
+			t.Fatalf("the mailed link: %d %s %.300s", page.status, page.header.Get("Content-Type"), page.raw)
+		}
+		token := regexp.MustCompile(`name="token" value="([^"]+)"`).FindSubmatch(page.raw)
+		email := regexp.MustCompile(`name="email" value="([^"]+)"`).FindSubmatch(page.raw)
+		if token == nil || email == nil || string(email[1]) != "ann@example.com" {
+			t.Fatalf("the reset form lacks its token or e-mail: %s", page.raw)
+		}
+		form := url.Values{"token": {string(token[1])}, "email": {string(email[1])}, "password": {"new-password"}, "password_confirmation": {"new-password"}}
+		done := browse(t, "POST", base+"/password-reset", form, base)
+		if done.status != http.StatusOK || !strings.Contains(string(done.raw), "Your password has been reset") {
+			t.Fatalf("the form's POST: %d %s", done.status, done.raw)
+		}
+		h.login("ann@example.com", "new-password")
+	})
+}
+
+// browse sends a browser's request to url: a GET following a link, or a
+// form's POST from a page of origin.
+func browse(t *testing.T, method, target string, form url.Values, origin string) response {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", origin)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, raw: raw}
 }

@@ -236,6 +236,10 @@ func (r admin) Admins(ctx context.Context) ([]domain.User, error) {
 	return out, err
 }
 
+// LockAdmins implements ports.AdminRepository: the memory store runs one
+// transaction at a time, which is the lock.
+func (admin) LockAdmins(context.Context) error { return nil }
+
 func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
 	return r.u.write(ctx, func(s *state) error {
 		stored := *e

@@ -254,6 +254,21 @@ func (r admin) Admins(ctx context.Context) ([]domain.User, error) {
 	return usersOf(rows), nil
 }
 
+// adminsLock is the transaction-level advisory lock key under which the
+// first admin is made (ASCII "ink-admn"); the migrations' lock is another.
+const adminsLock int64 = 0x696e6b2d61646d6e
+
+// LockAdmins implements ports.AdminRepository with a transaction-level
+// advisory lock, which PgBouncer's transaction pooling keeps (it ends with
+// the transaction) and which no row need exist for: the first admin's
+// check finds no row to lock.
+func (r admin) LockAdmins(ctx context.Context) error {
+	if _, err := r.conn.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", adminsLock); err != nil {
+		return storeError("lock the admins", err)
+	}
+	return nil
+}
+
 func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
 	id, err := r.q.AppendAudit(ctx, db.AppendAuditParams{
 		At: dbTime(e.At), AdminID: e.AdminID, AdminEmail: e.AdminEmail, Action: string(e.Action),

@@ -232,6 +232,11 @@ func (r admin) Admins(ctx context.Context) ([]domain.User, error) {
 	return usersOf(rows), nil
 }
 
+// LockAdmins implements ports.AdminRepository: every SQLite transaction
+// begins IMMEDIATE, holding the database's one write lock until it ends,
+// so transactions that make admins already run one after the other.
+func (admin) LockAdmins(context.Context) error { return nil }
+
 func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
 	id, err := r.c.write.AppendAudit(ctx, db.AppendAuditParams{
 		At: dbTime(e.At), AdminID: e.AdminID, AdminEmail: e.AdminEmail, Action: string(e.Action),

@@ -144,14 +144,38 @@ already; pruning gives its row back.`,
 
 var adminCommand = &command{
 	name: "admin",
-	synopsis: `inkwell admin grant --email E
+	synopsis: `inkwell admin create --email E --name N
+inkwell admin grant --email E
 inkwell admin revoke --email E
 inkwell admin list`,
-	summary: "grant, revoke or list the console's admin rights",
-	about: `Makes and unmakes admins of the console at /admin. This is the only way to
-do so: no API route can, and no token's ability ("*" included) is admin
-rights.`,
-	subs: []*command{adminGrantCommand, adminRevokeCommand, adminListCommand},
+	summary: "create admins, or grant, revoke or list the console's admin rights",
+	about: `Makes and unmakes admins of the console at /admin. Besides these commands only
+the setup link that serve logs while no account has admin rights makes one: no
+API route can, and no token's ability ("*" included) is admin rights.`,
+	subs: []*command{adminCreateCommand, adminGrantCommand, adminRevokeCommand, adminListCommand},
+}
+
+var adminCreateCommand = &command{
+	name:     "admin create",
+	synopsis: "inkwell admin create --email E --name N",
+	summary:  "make a new account with admin rights",
+	about: `Makes a new account named N with the e-mail E, its address verified and with
+admin rights, and reads its password from standard input: typed without echo on
+a terminal, else the first line. An e-mail an account uses already is an error:
+give that account the rights with admin grant.`,
+	define: func(fs *flag.FlagSet) func() (action, error) {
+		email := fs.String("email", "", "the new admin's e-mail `address`")
+		name := fs.String("name", "", "the new admin's `name`")
+		return func() (action, error) {
+			switch {
+			case *email == "":
+				return nil, errors.New("--email is required")
+			case *name == "":
+				return nil, errors.New("--name is required")
+			}
+			return createAdmin(*email, *name), nil
+		}
+	},
 }
 
 // adminRightsCommand is "admin grant" or "admin revoke".

@@ -6,6 +6,7 @@
 //	inkwell tokens revoke --email E --name N    revoke a user's tokens by name
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
+//	inkwell admin create --email E --name N     make an admin (password on stdin)
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell version, inkwell --version          print the version and VCS revision
 //	inkwell help [command]                      show the help of inkwell or a command
@@ -137,6 +138,7 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 	url := browseURL(cfg.listenAddrs()[0], listeners[0].Addr())
 	cfg.startLogger().Info("serving", "url", url, "docs", url+"/docs", "admin", url+"/admin",
 		"addr", strings.Join(addrs, ","), "env", cfg.AppEnv)
+	logSetupLink(ctx, svc, cfg, addrs, log)
 	if w := cfg.mailWarning(); w != "" {
 		log.Warn(w)
 	}

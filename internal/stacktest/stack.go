@@ -56,6 +56,9 @@ type Options struct {
 	Webhooks app.WebhooksConfig
 	// AppURL is the base of the links in webhook deliveries (APP_URL).
 	AppURL string
+	// FrontendURL is FRONTEND_URL, with which the hosted verification
+	// page leaves the link to the API.
+	FrontendURL string
 	// MaxStreamsPerToken and MaxStreamsPerAddress cap the event streams
 	// (EVENTS_MAX_STREAMS_PER_TOKEN, EVENTS_MAX_STREAMS_PER_ADDRESS); the
 	// service's defaults, 10 and 50, when zero, and no cap when negative.
@@ -158,8 +161,11 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		},
 	})
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
+	httpCfg := httpapi.Config{AppURL: o.AppURL, FrontendURL: o.FrontendURL}
+	discard := slog.New(slog.DiscardHandler)
 	return Stack{
-		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpapi.Config{AppURL: o.AppURL}, slog.New(slog.DiscardHandler), uc)), Clock: clk, Storage: storage, Webhooks: worker,
+		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc)),
+		Clock:    clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
 	}
 }

@@ -19,6 +19,7 @@ var concurrencyTests = []storeTest{
 	{"Login", testRaceLogin},
 	{"RateLimitHits", testRaceHits},
 	{"PostSlugs", testRacePostSlugs},
+	{"FirstAdmin", testRaceFirstAdmin},
 }
 
 // raceTimeout bounds every race, so that a store that deadlocks fails the
@@ -294,5 +295,44 @@ func testRacePostSlugs(t *testing.T, st ports.Store) {
 	last, err := r.Posts.LastSlugSuffix(ctx, slug)
 	if checkErr(t, "Posts.LastSlugSuffix after the race", err, nil) && last != n {
 		t.Errorf("Posts.LastSlugSuffix after the race: got %d, want %d", last, n)
+	}
+}
+
+// testRaceFirstAdmin is several makings of the first admin at once, each
+// a transaction that takes Admin.LockAdmins, finds no admin and makes its
+// own account one: the lock lets one through, and every other then finds
+// its admin. Each waits a little between its look and its write, so that
+// without the lock they would all find none.
+func testRaceFirstAdmin(t *testing.T, st ports.Store) {
+	ctx, cancel := context.WithTimeout(t.Context(), raceTimeout)
+	defer cancel()
+	const n = 8
+	errs := make([]error, n)
+	race(n, func(i int) {
+		errs[i] = st.InTx(ctx, func(r ports.Repos) error {
+			if err := r.Admin.LockAdmins(ctx); err != nil {
+				return err
+			}
+			admins, err := r.Admin.Admins(ctx)
+			if err != nil {
+				return err
+			}
+			if len(admins) > 0 {
+				return domain.ErrAdminExists
+			}
+			time.Sleep(20 * time.Millisecond)
+			u := newUser(fmt.Sprint("Admin ", i), fmt.Sprintf("admin%d@example.com", i))
+			if err := r.Users.Create(ctx, &u); err != nil {
+				return err
+			}
+			return r.Admin.SetAdmin(ctx, u.ID, true)
+		})
+	})
+	winner := checkOneWinner(t, "first admin", errs, domain.ErrAdminExists)
+	admins, err := st.Repos().Admin.Admins(ctx)
+	if checkErr(t, "Admin.Admins after the race", err, nil) && winner >= 0 {
+		if len(admins) != 1 || admins[0].Email != fmt.Sprintf("admin%d@example.com", winner) {
+			t.Errorf("Admin.Admins after the race: got %v, want the winner's account alone", admins)
+		}
 	}
 }

@@ -1,0 +1,84 @@
+package console
+
+import (
+	"strings"
+
+	"github.com/inkwell/inkwell/domain"
+)
+
+// fieldNames are how the forms' sentences name their fields.
+var fieldNames = map[string]string{
+	"name":     "name",
+	"email":    "e-mail address",
+	"password": "password",
+	"token":    "reset link",
+}
+
+// formSentence words one broken rule of a field of the account forms (the
+// password reset, the first admin): the rule codes come from the domain,
+// the sentences are the pages' own.
+func formSentence(v domain.Violation) string {
+	field := fieldNames[v.Field]
+	if field == "" {
+		field = strings.ReplaceAll(v.Field, "_", " ")
+	}
+	name, param, _ := strings.Cut(string(v.Rule), ":")
+	switch name {
+	case string(domain.RuleRequired):
+		if v.Field == "token" {
+			return resetTokenSentence
+		}
+		return "Enter the " + field + "."
+	case string(domain.RuleEmail):
+		return "Enter a valid e-mail address."
+	case domain.RuleMin:
+		return "The " + field + " must be at least " + param + " characters long."
+	case domain.RuleMax:
+		return "The " + field + " must be at most " + param + " characters long."
+	case domain.RuleMaxBytes:
+		return "The " + field + " must be at most " + param + " bytes long."
+	case string(domain.RuleUnique):
+		return "An account already uses this " + field + "."
+	case string(domain.RuleConfirmed):
+		return "The " + field + " and its confirmation differ."
+	case string(domain.RuleResetToken):
+		return resetTokenSentence
+	case string(domain.RuleNoNullBytes), string(domain.RuleUTF8):
+		return "The " + field + " holds characters it may not."
+	}
+	return "The " + field + " is not valid."
+}
+
+// resetTokenSentence is the refusal of a reset link that is wrong, used,
+// expired or another address's.
+const resetTokenSentence = "This password reset link is invalid or has expired, or is for another e-mail address. Ask for a new one."
+
+// formErrors words every rule err broke, field by field; ok is false when
+// err is not a refusal of the form's input (an Invalid or Conflict error
+// naming fields), which the caller then answers as any other error.
+func formErrors(err error) ([]string, bool) {
+	de, ok := domain.AsError(err)
+	if !ok || len(de.Fields) == 0 || (de.Kind != domain.Invalid && de.Kind != domain.Conflict) {
+		return nil, false
+	}
+	sentences := make([]string, 0, len(de.Fields))
+	for _, v := range de.Fields {
+		sentences = append(sentences, formSentence(v))
+	}
+	return sentences, true
+}
+
+// confirmationErrors checks, before any use case runs, that a form's
+// password and its confirmation are the same, as the API's "confirmed"
+// rule does; with the password's own rules, so that every refusal shows at
+// once.
+func confirmationErrors(password, confirmation string) []string {
+	if password == confirmation {
+		return nil
+	}
+	out := []string{formSentence(domain.Violation{Field: "password", Rule: domain.RuleConfirmed})}
+	for _, r := range domain.CheckPassword(password) {
+		out = append(out, formSentence(domain.Violation{Field: "password", Rule: r}))
+	}
+	return out
+}
