@@ -120,7 +120,7 @@ func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
 // session and leads to the sign-in form, as a cookie naming no session
 // does.
 func TestOtherUsersCookies(t *testing.T) {
-	forEachStore(t, func(t *testing.T, b *bench) {
+	forEachStatefulStore(t, func(t *testing.T, b *bench) {
 		b.register("Ada", "ada@example.com")
 		b.grant("ada@example.com")
 		b.register("Bob", "bob@example.com")
@@ -129,6 +129,7 @@ func TestOtherUsersCookies(t *testing.T) {
 		req := httptest.NewRequest("POST", origin+"/login", strings.NewReader(`{"email":"bob@example.com","password":"`+password+`"}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json")
+		req.Header.Set("Origin", origin)
 		xsrf, _ := url.QueryUnescape(bob.cookies["XSRF-TOKEN"])
 		req.Header.Set("X-XSRF-TOKEN", xsrf)
 		if a := bob.do(req); a.status != http.StatusOK {

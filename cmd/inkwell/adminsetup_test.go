@@ -48,6 +48,10 @@ func TestAdminCreate(t *testing.T) {
 	path := filepath.Join(dir, "inkwell.db")
 	env := []string{"DATABASE_URL=sqlite://" + path}
 	create := []string{"admin", "create", "--email", "Ann@Example.com", "--name", "Ann"}
+	// Only serve, migrate and seed make a store; admin create needs one.
+	if got := runInkwell(t, dir, env, "migrate"); got.code != 0 {
+		t.Fatalf("migrate: exit %d, stderr %q", got.code, got.stderr)
+	}
 	got := runInkwellWithInput(t, dir, env, "a long secret\nignored line\n", create...)
 	if got.code != 0 || got.stdout != "Ann@Example.com is an admin\n" {
 		t.Fatalf("admin create: exit %d, stdout %q, stderr %q", got.code, got.stdout, got.stderr)
