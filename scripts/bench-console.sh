@@ -2,8 +2,8 @@
 # Measures the admin console's list pages (users, posts, audit, with their
 # searches and the status filter) with wrk against the built server, on
 # SQLite and on PostgreSQL in turn, signed in as an admin, and prints a
-# Markdown table of each URL's p50 and p99 with the machine's load. The
-# README's Performance section describes it; the variables are:
+# Markdown table of each URL's p50 and p99 with the machine's load.
+# docs/PERFORMANCE.md describes it; the variables are:
 #
 #   CONSOLE_STORES       sqlite,postgres (either or both)
 #   CONSOLE_USERS        accounts to seed (100000)

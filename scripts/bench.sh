@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the built server with wrk, on SQLite and on PostgreSQL in turn, and
-# writes bench/results/<date>-<posts>.md and .json. The README's Performance
-# section describes the scenarios; the variables are:
+# writes bench/results/<date>-<posts>.md and .json. docs/PERFORMANCE.md
+# describes the scenarios; the variables are:
 #
 #   BENCH_POSTS        posts to seed (100000); 10,000 users, 200 tags and
 #                      3 comments per post go with them
