@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -47,19 +45,7 @@ type ran struct {
 // test's without any key inkwell reads, plus env.
 func runInkwell(t *testing.T, dir string, env []string, args ...string) ran {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(withoutSettings(os.Environ()), "INKWELL_RUN_MAIN=1"), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("inkwell %s: %v", strings.Join(args, " "), err)
-	}
-	return ran{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+	return runInkwellWithInput(t, dir, env, "", args...)
 }
 
 // withoutSettings drops from environ every variable that environment reads,
