@@ -79,7 +79,7 @@ func TestRouting(t *testing.T) {
 		{"GET", "/api/v2/products/1", 418, ""},
 		{"GET", "/users/1/orders", 404, "Not Found"},
 		{"GET", "/nowhere", 404, "Not Found"},
-		{"GET", "/", 404, "Not Found"},
+		{"GET", "/index.html", 404, "Not Found"},
 		{"POST", "/users/1", 405, "Method Not Allowed"},
 		{"DELETE", "/users", 405, "Method Not Allowed"},
 		{"GET", "/api/v1/nowhere", 418, ""},
