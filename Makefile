@@ -16,12 +16,15 @@ TOOL := $(GO) tool -modfile=tools/go.mod
 
 .PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
 
+# -buildvcs=auto stamps the git revision into the binary (inkwell version)
+# even where GOFLAGS turns stamping off, and builds without it outside a
+# checkout.
 run:
 	@echo "make run: compiling inkwell first; the first build takes a few minutes, later ones seconds."
-	$(GO) run ./cmd/inkwell
+	$(GO) run -buildvcs=auto ./cmd/inkwell
 
 build:
-	$(GO) build -o bin/inkwell ./cmd/inkwell
+	$(GO) build -buildvcs=auto -o bin/inkwell ./cmd/inkwell
 
 # services starts (or installs) PostgreSQL, creates a test role when
 # TEST_DATABASE_URL cannot log in, and installs Chromium and versitygw when
