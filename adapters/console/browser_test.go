@@ -1,17 +1,10 @@
 package console_test
 
 import (
-	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/inkwell/inkwell/internal/stacktest"
@@ -32,52 +25,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	base := b.listen()
 	tab := stacktest.Browser(t)
 
-	var mu sync.Mutex
-	var problems []string
-	err := chromedp.Listen(tab, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.EntryLevelError {
-				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	dir, err := filepath.Abs(filepath.Join("testdata", "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shoot := func(name string) {
-		t.Helper()
-		shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		file := filepath.Join(dir, "console-"+name+".png")
-		if err := os.WriteFile(file, shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot of %s: %s", name, file)
-	}
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		shoot(name)
-	}
+	w := watchTab(t, tab, "console", nil)
+	step := w.step
 
 	step("sign-in",
 		chromedp.EmulateViewport(1280, 900),
@@ -119,9 +68,5 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("the post unpublished in the browser is still public: %d", status)
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Errorf("browser reported %s", p)
-	}
+	w.checkReports()
 }

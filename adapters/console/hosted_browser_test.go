@@ -3,15 +3,9 @@ package console_test
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/inkwell/inkwell/internal/stacktest"
@@ -33,49 +27,9 @@ func TestHostedPagesInBrowser(t *testing.T) {
 	base := b.listen()
 	tab := stacktest.Browser(t)
 
-	var mu sync.Mutex
-	var problems []string
-	err := chromedp.Listen(tab, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			// The form shown again with 422 is what the step expects.
-			if ev.Entry.Level == log.EntryLevelError && !strings.Contains(ev.Entry.Text, "status of 422") {
-				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := filepath.Abs(filepath.Join("testdata", "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		began := time.Now()
-		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		file := filepath.Join(dir, "hosted-"+name+".png")
-		if err := os.WriteFile(file, shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot of %s: %s (%s)", name, file, time.Since(began).Round(time.Millisecond))
-	}
+	// The form shown again with 422 is what its step expects.
+	w := watchTab(t, tab, "hosted", func(entry string) bool { return strings.Contains(entry, "status of 422") })
+	step := w.step
 
 	text := func(sel string) string {
 		t.Helper()
@@ -132,9 +86,5 @@ func TestHostedPagesInBrowser(t *testing.T) {
 		t.Errorf("admins after the setup in the browser: %v %v", admins, err)
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Errorf("browser reported %s", p)
-	}
+	w.checkReports()
 }
