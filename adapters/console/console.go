@@ -69,8 +69,14 @@ const prefix = "/admin"
 // Owns reports whether path is the console's: /admin and below, in any
 // letter case, as the router matches it.
 func (*Console) Owns(path string) bool {
+	return under(path, prefix)
+}
+
+// under reports whether path is root or below it, in any letter case, as
+// the router matches paths.
+func under(path, root string) bool {
 	p := strings.ToLower(path)
-	return p == prefix || strings.HasPrefix(p, prefix+"/")
+	return p == root || strings.HasPrefix(p, root+"/")
 }
 
 // Mount registers the console's routes on app.

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -66,8 +65,7 @@ const resetPrefix = "/password-reset"
 // below, in any letter case. The verification link's path is the API's:
 // the hosted page answers only the browsers that ask it for HTML.
 func (*Hosted) Owns(path string) bool {
-	p := strings.ToLower(path)
-	return p == resetPrefix || strings.HasPrefix(p, resetPrefix+"/")
+	return under(path, resetPrefix)
 }
 
 // Mount registers the hosted pages' routes on app. The verification page

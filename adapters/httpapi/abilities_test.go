@@ -71,18 +71,8 @@ func areaAWrites(h *harness) []writeRoute {
 // extension is absent, one with an empty list present with none.
 func documentedAbilities(t *testing.T) map[string][]string {
 	t.Helper()
-	raw, err := openapi.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Paths map[string]map[string]json.RawMessage `json:"paths"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]string{}
-	for path, item := range doc.Paths {
+	for path, item := range documentPaths(t) {
 		for method, op := range item {
 			var o struct {
 				Abilities *[]string `json:"x-abilities"`

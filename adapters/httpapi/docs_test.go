@@ -49,18 +49,9 @@ func TestOpenAPIDocumentServed(t *testing.T) {
 // removed without the document fails here even when no test calls it.
 func TestDocumentListsEveryRoute(t *testing.T) {
 	h := newHarness(t, stores[0].Open(t), options{})
-	raw, err := openapi.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Paths map[string]map[string]json.RawMessage `json:"paths"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	paths := documentPaths(t)
 	documented := map[string]bool{}
-	for path, item := range doc.Paths {
+	for path, item := range paths {
 		for method := range item {
 			if m := strings.ToUpper(method); m != "PARAMETERS" && m != "SUMMARY" && m != "DESCRIPTION" && m != "SERVERS" {
 				documented[m+" "+path] = true
@@ -198,4 +189,21 @@ func TestDocsPage(t *testing.T) {
 	for _, path := range []string{"/docs/index.html", "/docs/README.md", "/docs/nothing.js", "/docs/..%2fopenapi.yaml"} {
 		h.do("GET", path, nil).expect(t, http.StatusNotFound, map[string]any{"success": false, "message": "Not Found"})
 	}
+}
+
+// documentPaths are the OpenAPI document's path items, each by method (and
+// the path item's other keys, such as parameters), as raw JSON.
+func documentPaths(t *testing.T) map[string]map[string]json.RawMessage {
+	t.Helper()
+	raw, err := openapi.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Paths
 }
