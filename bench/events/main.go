@@ -314,7 +314,12 @@ func serverCPU() (time.Duration, error) {
 	if *pid == 0 {
 		return 0, nil
 	}
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", *pid))
+	return cpuOf(*pid)
+}
+
+// cpuOf returns the CPU time process p has used (user and system).
+func cpuOf(p int) (time.Duration, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
 	if err != nil {
 		return 0, err
 	}
@@ -322,7 +327,7 @@ func serverCPU() (time.Duration, error) {
 	// it are numbered from the state, the third field of the file.
 	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
 	if len(fields) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", *pid, len(fields))
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", p, len(fields))
 	}
 	var ticks int64
 	for _, f := range fields[11:13] { // utime and stime

@@ -50,6 +50,7 @@ type sseRun struct {
 	CreateP50Ms    float64 `json:"create_p50_ms,omitempty"`
 	CreateP99Ms    float64 `json:"create_p99_ms,omitempty"`
 	ServerCPUPct   float64 `json:"server_cpu_pct,omitempty"`
+	ToolCPUPct     float64 `json:"tool_cpu_pct,omitempty"`
 	RSSAfterRunKB  int     `json:"rss_after_run_kb,omitempty"`
 	DeliveriesPerS float64 `json:"deliveries_per_s,omitempty"`
 }
@@ -138,7 +139,9 @@ func sse(fanout bool) error {
 	if fanout {
 		from.Store(time.Now().UnixNano())
 		measuring.Store(true)
+		toolBefore, _ := cpuOf(os.Getpid())
 		r, err := paced(author)
+		toolAfter, _ := cpuOf(os.Getpid())
 		if err != nil {
 			return err
 		}
@@ -157,6 +160,7 @@ func sse(fanout bool) error {
 		run.CreateP50Ms = ms(r.p50)
 		run.CreateP99Ms = ms(r.p99)
 		run.ServerCPUPct = 100 * r.cpu.Seconds() / r.elapsed.Seconds()
+		run.ToolCPUPct = 100 * (toolAfter - toolBefore).Seconds() / r.elapsed.Seconds()
 		run.RSSAfterRunKB = vmRSS()
 	}
 	run.Reconnects = reconnects.Load()
@@ -173,8 +177,8 @@ func sse(fanout bool) error {
 			run.DelayP99Ms = float64(all[n*99/100]) / 1000
 			run.DelayMaxMs = float64(all[n-1]) / 1000
 		}
-		fmt.Fprintf(os.Stderr, "%d posts at %d/s: %d of %d deliveries arrived (%d reconnects); delay p50 %.1f ms, p99 %.1f ms, max %.1f ms; create p50 %.1f ms, p99 %.1f ms; server CPU %.0f%% of a core\n",
-			run.Posts, *rate, run.Deliveries, run.Expected, run.Reconnects, run.DelayP50Ms, run.DelayP99Ms, run.DelayMaxMs, run.CreateP50Ms, run.CreateP99Ms, run.ServerCPUPct)
+		fmt.Fprintf(os.Stderr, "%d posts at %d/s: %d of %d deliveries arrived (%d reconnects); delay p50 %.1f ms, p99 %.1f ms, max %.1f ms; create p50 %.1f ms, p99 %.1f ms; CPU: server %.0f%%, load tool %.0f%% of a core\n",
+			run.Posts, *rate, run.Deliveries, run.Expected, run.Reconnects, run.DelayP50Ms, run.DelayP99Ms, run.DelayMaxMs, run.CreateP50Ms, run.CreateP99Ms, run.ServerCPUPct, run.ToolCPUPct)
 	}
 	out, _ := json.Marshal(run)
 	fmt.Printf("BENCH_RESULT %s\n", out)
