@@ -899,6 +899,7 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
   "",
   "Machine: \(.machine.cpu), \(.machine.cores) cores, \(.machine.memory_mib | n) MiB, Linux \(.machine.kernel); \(.versions.go), wrk \(.versions.wrk), PostgreSQL \(.versions.postgres), \(.versions.sqlite). Server and wrk share the machine.",
   "",
+  (if any(.results[]; .scenario | startswith("sse-") | not) then
   "Each scenario: \(.run.warmup_s) s warm-up, then `wrk -t\(.run.threads) -c\(.run.connections) -d\(.run.duration_s)s --latency`; the server is restarted for every scenario, so peak RSS (VmHWM) is that scenario'"'"'s own, warm-up included.",
   (if .bcrypt.check_ms > 0 then "\nbcrypt at cost \(.bcrypt.cost): one check takes \(.bcrypt.check_ms | r0) ms on one core, so \(.machine.cores) cores allow \(.bcrypt.login_ceiling_rps | r1) logins/s (all cores hashing at once measured \(.bcrypt.parallel_checks_per_s | r1) checks/s)." else empty end),
   "",
@@ -911,7 +912,8 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
       + (if .ok then " ✓" else " ✗" end) + " |"),
   "",
   (if any(.results[]; .steady_rps) then "The steady rate of login counts the answers of the whole seconds after its first round of hashing, when every connection has a request in flight; the target applies to it. " else "" end)
-  + "CPU is in % of one core (\(.machine.cores * 100)% is the whole machine): the server process, the PostgreSQL backends of the run (and the PgBouncer process, for pgbouncer), wrk, and everything else. † marks a scenario that other work on the machine disturbed (15% of it busy before the start, or 25% of a core during the run). Every row must also stay within 150 MB (143 MiB) of RSS with no non-2xx answers and no socket errors; ✗ marks a row that misses its target or one of these.",
+  + "CPU is in % of one core (\(.machine.cores * 100)% is the whole machine): the server process, the PostgreSQL backends of the run (and the PgBouncer process, for pgbouncer), wrk, and everything else. † marks a scenario that other work on the machine disturbed (15% of it busy before the start, or 25% of a core during the run). Every row must also stay within 150 MB (143 MiB) of RSS with no non-2xx answers and no socket errors; ✗ marks a row that misses its target or one of these."
+  else empty end),
   ([.results[] | select(.scenario | startswith("sse-"))] as $sse | if ($sse | length) == 0 then empty else
     "",
     "Event streams (`bench/events`, one reader'"'"'s token, stream caps off, the load tool on the same cores): sse-idle opens the streams and reads the server'"'"'s RSS once they idled; sse-fanout then has an author write posts at a steady rate, and counts the deliveries that arrived within 10 s of the last create, with their delay from the create request.",
