@@ -35,14 +35,16 @@ type EventsConfig struct {
 	// in case a wake-up was lost; 2 seconds when zero.
 	Poll time.Duration
 	// Backlog is how many batches of events wait for a follower that does
-	// not take them before it is dropped; 64 when zero.
+	// not take them before it is dropped: in Follow's channel, and for a
+	// follower that still catches up from the outbox; 64 when zero.
 	Backlog int
 	// SessionLifetime is how long a browser session may idle
 	// (SessionsConfig.Lifetime): a stream read with a session ends when the
 	// session has idled that long. Zero: sessions never idle out.
 	SessionLifetime time.Duration
-	// CredentialCheck is how often a stream whose credential expires
-	// compares the clock with the expiry; a second when zero.
+	// CredentialCheck is how often the feed compares the clock with the
+	// expiry of every follower whose credential expires; a second when
+	// zero.
 	CredentialCheck time.Duration
 	// MaxStreamsPerCredential and MaxStreamsPerAddress cap the streams
 	// one token or browser session, and one client address, hold open on
