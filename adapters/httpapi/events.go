@@ -101,6 +101,15 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 			f.Topics = areaBTopics
 		}
 	}
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	// nginx buffers responses unless told not to, which would hold events
+	// back until its buffer fills.
+	c.Set("X-Accel-Buffering", "no")
+	if c.Method() == fiber.MethodHead {
+		// The headers a GET would have, and no stream.
+		return nil
+	}
 	// The stream lives until the client goes or the server shuts down,
 	// not for the request's deadline: once the headers are written, the
 	// connection leaves fasthttp for the server's streams (hub), where it
@@ -111,11 +120,6 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 		return err
 	}
 	sub.cancel = cancel
-	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	// nginx buffers responses unless told not to, which would hold events
-	// back until its buffer fills.
-	c.Set("X-Accel-Buffering", "no")
 	fctx := c.Context()
 	// The body is chunked, as fasthttp would send a body of unknown size,
 	// and the hub writes the headers itself, with the first chunk.

@@ -191,3 +191,21 @@ func TestEventStreamSlowSubscriber(t *testing.T) {
 		t.Errorf("the resumed stream's last event is of post %s, want %s", got, last)
 	}
 }
+
+// TestEventStreamHead answers HEAD with a stream's headers and no body, on
+// a connection that serves the next request: a HEAD opens no stream.
+func TestEventStreamHead(t *testing.T) {
+	h := newHarness(t, stores[0].Open(t), options{})
+	base := h.listen()
+	for range 2 {
+		resp, err := http.Head(base + "/api/v1/events?topics=products")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Errorf("HEAD /api/v1/events: %d %q, want 200 text/event-stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+	h.do("GET", "/healthz", nil).expect(t, http.StatusOK, nil)
+}
