@@ -101,13 +101,9 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 			f.Topics = areaBTopics
 		}
 	}
-	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	// nginx buffers responses unless told not to, which would hold events
-	// back until its buffer fills.
-	c.Set("X-Accel-Buffering", "no")
 	if c.Method() == fiber.MethodHead {
 		// The headers a GET would have, and no stream.
+		streamHeaders(c)
 		return nil
 	}
 	// The stream lives until the client goes or the server shuts down,
@@ -120,6 +116,7 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 		return err
 	}
 	sub.cancel = cancel
+	streamHeaders(c)
 	fctx := c.Context()
 	// The body is chunked, as fasthttp would send a body of unknown size,
 	// and the hub writes the headers itself, with the first chunk.
@@ -130,6 +127,15 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 		s.hub.attach(sub, conn, head)
 	})
 	return nil
+}
+
+// streamHeaders sets the headers of an event stream.
+func streamHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	// nginx buffers responses unless told not to, which would hold events
+	// back until its buffer fills.
+	c.Set("X-Accel-Buffering", "no")
 }
 
 // eventViewer is who reads the stream: the actor, the token or browser
