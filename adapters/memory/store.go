@@ -142,6 +142,7 @@ func (u unit) repos() ports.Repos {
 		Mails:          mails{u},
 		PasswordResets: passwordResets{u},
 		Admin:          admin{u},
+		Trash:          trash{u},
 	}
 }
 
@@ -261,6 +262,9 @@ type state struct {
 	passwordResets map[int64]domain.PasswordReset
 	// audit is the admin audit log, in id order.
 	audit []domain.AuditEntry
+	// trashedPosts and trashedComments are the trash, by id.
+	trashedPosts    map[int64]trashedPost
+	trashedComments map[int64]trashedComment
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 	lastWebhook, lastDelivery                                                               int64
@@ -290,6 +294,8 @@ func newState() *state {
 		deliveries:     map[int64]storedDelivery{},
 		mails:          map[int64]domain.Mail{},
 		passwordResets: map[int64]domain.PasswordReset{},
+		trashedPosts:    map[int64]trashedPost{},
+		trashedComments: map[int64]trashedComment{},
 	}
 }
 
@@ -318,5 +324,7 @@ func (s *state) clone() *state {
 	c.mails = maps.Clone(s.mails)
 	c.passwordResets = maps.Clone(s.passwordResets)
 	c.audit = slices.Clip(s.audit)
+	c.trashedPosts = maps.Clone(s.trashedPosts)
+	c.trashedComments = maps.Clone(s.trashedComments)
 	return &c
 }
