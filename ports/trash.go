@@ -44,6 +44,9 @@ type TrashRepository interface {
 	// trashed before stay in the trash. domain.ErrNotFound;
 	// domain.ErrSlugTaken when a live post has slug.
 	RestorePost(ctx context.Context, id int64, slug string) error
+	// SlugTaken reports whether a live post has slug, so that a restore
+	// picks another.
+	SlugTaken(ctx context.Context, slug string) (bool, error)
 	// RestoreComment moves the trashed comment back. domain.ErrNotFound,
 	// also when its post is not live.
 	RestoreComment(ctx context.Context, id int64) error

@@ -131,6 +131,15 @@ func (r trash) RestorePost(ctx context.Context, id int64, slug string) error {
 	})
 }
 
+func (r trash) SlugTaken(ctx context.Context, slug string) (bool, error) {
+	var taken bool
+	err := r.u.read(ctx, func(s *state) error {
+		_, taken = s.postSlugs[slug]
+		return nil
+	})
+	return taken, err
+}
+
 func (r trash) RestoreComment(ctx context.Context, id int64) error {
 	return r.u.write(ctx, func(s *state) error {
 		c, ok := s.trashedComments[id]

@@ -97,6 +97,12 @@ func (r trash) RestorePost(ctx context.Context, id int64, slug string) error {
 SELECT count(*) FROM p`, id, slug)
 }
 
+func (r trash) SlugTaken(ctx context.Context, slug string) (bool, error) {
+	var taken bool
+	err := r.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM posts WHERE slug = $1)`, slug).Scan(&taken)
+	return taken, storeError("check a slug", err)
+}
+
 func (r trash) RestoreComment(ctx context.Context, id int64) error {
 	return r.one(ctx, fmt.Sprintf("restore comment %d", id), `WITH c AS (
   DELETE FROM trashed_comments x WHERE x.id = $1 AND EXISTS (SELECT 1 FROM posts p WHERE p.id = x.post_id)

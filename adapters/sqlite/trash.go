@@ -116,6 +116,12 @@ AND deleted_at = (SELECT deleted_at FROM trashed_posts WHERE id = ?1)`,
 	})
 }
 
+func (r trash) SlugTaken(ctx context.Context, slug string) (bool, error) {
+	var taken bool
+	err := r.c.readDB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM posts WHERE slug = ?)`, slug).Scan(&taken)
+	return taken, storeError("check a slug", err)
+}
+
 func (r trash) RestoreComment(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("restore comment %d", id)
 	return r.c.atomically(ctx, func(c conns) error {
