@@ -263,7 +263,7 @@ func (p *Posts) ListWithTrashed(ctx context.Context, actor domain.Actor, f ports
 	reach := max(page.Offset, 0) + page.Limit
 	if reach > ports.MaxWithTrashedReach {
 		return nil, 0, domain.InvalidFields(domain.Violation{Field: "page",
-			Rule: domain.RuleN(domain.RuleMax, int64(ports.MaxWithTrashedReach/page.Limit))})
+			Rule: domain.RuleN(domain.RuleMaxValue, int64(ports.MaxWithTrashedReach/page.Limit))})
 	}
 	f.Viewer = actor.User.ID
 	r := p.store.Repos()

@@ -127,6 +127,8 @@ func TestTrashPostAndRestore(t *testing.T) {
 		if ids := listIDs(with); len(ids) != 1 || ids[0] != id {
 			t.Errorf("trashed=with, page 2: %v, want the trashed post last", ids)
 		}
+		h.do("GET", "/api/v1/posts?trashed=with&page=101", nil, as(ann)...).
+			expect(t, http.StatusUnprocessableEntity, map[string]any{"errors": map[string]any{"page": []string{"The page field must not be greater than 66."}}})
 		with = h.do("GET", "/api/v1/posts?trashed=with&search=live", nil, as(bob)...)
 		if ids := listIDs(with); len(ids) != 1 || ids[0] != jsonNumber(live["id"]) {
 			t.Errorf("Bob's trashed=with&search=live: %v, want Ann's live post only", ids)
