@@ -34,6 +34,8 @@ type Config struct {
 	PasswordReset app.PasswordResetConfig
 	// Directory is area B's: whether its writes need a token.
 	Directory app.DirectoryConfig
+	// Trash is how long deleted posts and comments stay restorable.
+	Trash app.TrashConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command
@@ -52,4 +54,7 @@ type Service struct {
 	Webhooks *app.WebhookWorker
 	// Mail sends the outbox's mails; every replica runs it.
 	Mail *app.MailWorker
+	// Trash purges what stayed in the trash past its retention; every
+	// replica runs it.
+	Trash *app.TrashPurger
 }

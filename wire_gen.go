@@ -86,6 +86,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	mailer := mail.New(mailConfig, log)
 	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
+	trashConfig := cfg.Trash
+	trashPurger := app.NewTrashPurger(store, fileStore, utc, trashConfig)
 	service := &Service{
 		Server:      server,
 		Store:       store,
@@ -95,6 +97,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		AdminSetup:  adminSetup,
 		Webhooks:    webhookWorker,
 		Mail:        mailWorker,
+		Trash:       trashPurger,
 	}
 	return service, func() {
 		cleanup()

@@ -272,6 +272,7 @@ func (s *Server) routes() {
 	v1.Post("/posts", auth, s.createPost)
 	v1.Put("/posts/:post", auth, posts, conditional.Tag, s.updatePost)
 	v1.Delete("/posts/:post", auth, posts, s.deletePost)
+	v1.Post("/posts/:post/restore", auth, posts, s.restorePost)
 	v1.Get("/tags", optional, s.listTags)
 	v1.Post("/tags", auth, allow(domain.WriteTags), s.createTag)
 	s.serveStorage()
@@ -283,6 +284,7 @@ func (s *Server) routes() {
 	v1.Put("/comments/:comment", auth, comments, conditional.Tag, s.updateComment)
 	v1.Patch("/comments/:comment", auth, comments, conditional.Tag, s.updateComment)
 	v1.Delete("/comments/:comment", auth, comments, s.deleteComment)
+	v1.Post("/comments/:comment/restore", auth, comments, s.restoreComment)
 
 	webhooks := allow(domain.WriteWebhooks)
 	v1.Get("/events", s.streamEvents)
@@ -304,6 +306,7 @@ func (s *Server) routes() {
 	v2.Put("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
 	v2.Patch("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
 	v2.Delete("/posts/:post", auth, write, s.deletePostV2)
+	v2.Post("/posts/:post/restore", auth, write, s.restorePostV2)
 
 	// Browser sessions live outside /api, where Sanctum puts them, but
 	// answer in area A's shape.

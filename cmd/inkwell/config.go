@@ -69,6 +69,10 @@ type environment struct {
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
 
+	// TrashRetention is how long deleted posts and comments stay in the
+	// trash, restorable, before every replica's worker purges them.
+	TrashRetention time.Duration `env:"TRASH_RETENTION" envDefault:"720h"`
+
 	// The caps of the event streams open at once on one replica, per
 	// token (or browser session) and per client address; 0: no cap.
 	EventsMaxStreamsPerToken   int `env:"EVENTS_MAX_STREAMS_PER_TOKEN" envDefault:"10"`
@@ -231,6 +235,8 @@ func (e environment) check() error {
 		return fmt.Errorf("BODY_LIMIT_BYTES: %d must be positive", e.BodyLimitBytes)
 	case e.EventsRetention <= 0:
 		return fmt.Errorf("EVENTS_RETENTION: %s must be positive", e.EventsRetention)
+	case e.TrashRetention <= 0:
+		return fmt.Errorf("TRASH_RETENTION: %s must be positive", e.TrashRetention)
 	case e.EventsHeartbeat <= 0:
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.EventsMaxStreamsPerToken < 0:
@@ -400,6 +406,7 @@ func (e environment) service() inkwell.Config {
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
 		Events:      e.events(),
+		Trash:       app.TrashConfig{Retention: e.TrashRetention},
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),

@@ -100,7 +100,14 @@ type Stack struct {
 	Outbox *app.Outbox
 	// Inbox holds what the mail worker sent, when Options.Mailer is unset.
 	Inbox *mail.Inbox
+	// Trash purges the expired trash when a test runs it; TrashRetention
+	// is its retention, the service's default.
+	Trash *app.TrashPurger
 }
+
+// TrashRetention is the retention of every stack's trash, TRASH_RETENTION's
+// default.
+const TrashRetention = 720 * time.Hour
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases and
 // inkwell.NewServices, the constructors the service itself uses. The clock
@@ -167,5 +174,6 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc)),
 		Clock:    clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
+		Trash: app.NewTrashPurger(store, o.Files, clk, app.TrashConfig{Retention: TrashRetention}),
 	}
 }
