@@ -5,6 +5,6 @@
 // stopped by podman stop while a request is in flight. It has no code of
 // its own outside the tests.
 //
-// Without podman the tests skip, unless CI=true or REQUIRE_PODMAN=1, which
-// make them fail instead.
+// Without podman, or when not run as root (rootful podman), the tests
+// skip, unless CI=true or REQUIRE_PODMAN=1, which make them fail instead.
 package imagetest

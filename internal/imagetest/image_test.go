@@ -78,11 +78,11 @@ func TestReadOnlyRootKeepsDataOnTheVolume(t *testing.T) {
 // exits 0 while the store answers, and 1 once it has gone.
 func TestPostgreSQL(t *testing.T) {
 	t.Parallel()
-	img := builtImage(t)
 	dbURL, err := url.Parse(pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	img := builtImage(t)
 	r := newRelay(t, dbURL.Host)
 	viaRelay := *dbURL
 	viaRelay.Host = r.addr()
@@ -90,7 +90,7 @@ func TestPostgreSQL(t *testing.T) {
 	c := run(t, img, uniqueName("postgres"), "", port, "APP_ENV=production", "APP_KEY="+appKey(), "DATABASE_URL="+viaRelay.String())
 
 	// HOST=127.0.0.1: on the host's network it listens on loopback only.
-	if logs, _, _ := podman(t, "logs", c.name); !strings.Contains(logs, fmt.Sprintf(`"addr":"127.0.0.1:%d"`, port)) {
+	if logs := c.logs(t); !strings.Contains(logs, fmt.Sprintf(`"addr":"127.0.0.1:%d"`, port)) {
 		t.Errorf("the start log does not say it listens on 127.0.0.1:%d only:\n%s", port, logs)
 	}
 	status, body := send(t, "POST", c.base()+"/api/v1/register", "", jsonBody(map[string]any{
@@ -222,11 +222,19 @@ func wantNonroot(t *testing.T, c container, vol string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Real, effective, saved and file system ids, all four.
 	want := fmt.Sprintf("%d\t%[1]d\t%[1]d\t%[1]d", nonroot)
+	seen := 0
 	for _, line := range strings.Split(string(status), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && (k == "Uid" || k == "Gid") && strings.TrimSpace(v) != want {
-			t.Errorf("the server process %s: %s %q, want %q", pid, k, strings.TrimSpace(v), want)
+		if k, v, ok := strings.Cut(line, ":"); ok && (k == "Uid" || k == "Gid") {
+			seen++
+			if strings.TrimSpace(v) != want {
+				t.Errorf("the server process %s: %s %q, want %q", pid, k, strings.TrimSpace(v), want)
+			}
 		}
+	}
+	if seen != 2 {
+		t.Errorf("/proc/%s/status has %d Uid and Gid lines, want 2:\n%s", pid, seen, status)
 	}
 	entries, err := os.ReadDir(vol)
 	if err != nil || len(entries) == 0 {
