@@ -46,7 +46,11 @@ tag_flags=()
 for t in "${tags[@]}"; do tag_flags+=(--tag "$t"); done
 
 # The docker format keeps the HEALTHCHECK, which OCI's image format has no
-# field for.
+# field for. The labels are given again as --label: podman's layer cache
+# (buildah 1.28) keys the Containerfile's LABEL step on its text, $VERSION
+# unexpanded, and would keep the labels of an earlier build of the same
+# binary.
 bash scripts/podman.sh build --quiet --format docker \
   --build-arg "VERSION=$version" --build-arg "REVISION=$revision" \
+  --label "org.opencontainers.image.version=$version" --label "org.opencontainers.image.revision=$revision" \
   "${tag_flags[@]}" --file Containerfile "$ctx"

@@ -16,7 +16,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -357,4 +359,67 @@ func pngImage(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// maxImageSize is the most the image may take, uncompressed.
+const maxImageSize = 40_000_000
+
+// TestImageConfig reads what the image declares: its user, port, volume,
+// health check and settings, the OCI labels of the commit it was built
+// from, and its size.
+func TestImageConfig(t *testing.T) {
+	t.Parallel()
+	img := builtImage(t)
+	format := `{{.Config.User}}|{{json .Config.ExposedPorts}}|{{json .Config.Volumes}}|{{json .Config.Healthcheck.Test}}|{{json .Config.Entrypoint}}|{{json .Config.Cmd}}`
+	want := `65532:65532|{"3000/tcp":{}}|{"/data":{}}|["CMD","/usr/local/bin/inkwell","healthcheck"]|["/usr/local/bin/inkwell"]|["serve"]`
+	if got := mustPodman(t, "image", "inspect", "--format", format, img); got != want {
+		t.Errorf("image config:\n got %s\nwant %s", got, want)
+	}
+	var env []string
+	if err := json.Unmarshal([]byte(mustPodman(t, "image", "inspect", "--format", "{{json .Config.Env}}", img)), &env); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range []string{"DATABASE_URL=sqlite:///data/inkwell.db", "STORAGE_DIR=/data/storage", "HOST=0.0.0.0", "PORT=3000"} {
+		if !slices.Contains(env, kv) {
+			t.Errorf("image env %v lacks %s", env, kv)
+		}
+	}
+
+	var labels map[string]string
+	if err := json.Unmarshal([]byte(mustPodman(t, "image", "inspect", "--format", "{{json .Config.Labels}}", img)), &labels); err != nil {
+		t.Fatal(err)
+	}
+	wantLabels := map[string]string{
+		"org.opencontainers.image.version":  git(t, "dev", "describe", "--tags", "--always", "--dirty"),
+		"org.opencontainers.image.revision": git(t, "unknown", "rev-parse", "HEAD"),
+		"org.opencontainers.image.source":   "https://github.com/inkwell/inkwell",
+		"org.opencontainers.image.licenses": "MIT",
+	}
+	for k, v := range wantLabels {
+		if labels[k] != v {
+			t.Errorf("label %s: got %q, want %q", k, labels[k], v)
+		}
+	}
+
+	var size int64
+	if _, err := fmt.Sscan(mustPodman(t, "image", "inspect", "--format", "{{.Size}}", img), &size); err != nil {
+		t.Fatal(err)
+	}
+	if size > maxImageSize {
+		t.Errorf("the image takes %d bytes, more than %d", size, maxImageSize)
+	}
+	t.Logf("image size: %d bytes", size)
+}
+
+// git runs git in the repository and returns its output's one line, or
+// otherwise, as scripts/image.sh does outside a checkout.
+func git(t *testing.T, otherwise string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return otherwise
+	}
+	return strings.TrimSpace(string(out))
 }
