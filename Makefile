@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build image test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
+.PHONY: run build image image-context test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
 
 # -buildvcs=auto stamps the git revision into the binary (inkwell version)
 # even where GOFLAGS turns stamping off, and builds without it outside a
@@ -33,6 +33,11 @@ build:
 # flags are scripts/podman.sh's. The image tests build it the same way.
 image:
 	GO=$(GO) bash scripts/image.sh
+
+# image-context only stages bin/image, for a builder other than podman:
+# docker build -f Containerfile bin/image.
+image-context:
+	GO=$(GO) STAGE_ONLY=1 bash scripts/image.sh
 
 # services starts (or installs) PostgreSQL, creates a test role when
 # TEST_DATABASE_URL cannot log in, and installs Chromium, versitygw, podman

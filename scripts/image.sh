@@ -8,6 +8,8 @@
 #   bash scripts/image.sh [TAG...]
 #
 # tags the image inkwell:$VERSION and inkwell:latest when no TAG is given.
+# With STAGE_ONLY=1 it stops once the context is staged, for another
+# builder: docker build -f Containerfile bin/image (make image-context).
 # VERSION defaults to git describe (the commit's tag, else its short hash,
 # with -dirty for uncommitted changes) and REVISION to the commit's hash.
 # The image's ID is the last line of standard output.
@@ -39,6 +41,11 @@ printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nonroot:x:65532:65532:nonro
 printf '%s\n' 'root:x:0:' 'nonroot:x:65532:' >"$ctx/rootfs/etc/group"
 # Files of the same content get the same layer, whenever they were staged.
 find "$ctx" -exec touch -h -d @0 {} +
+
+if [[ ${STAGE_ONLY:-} == 1 ]]; then
+  echo "image: context staged in $ctx; build it with: docker build --build-arg VERSION=$version --build-arg REVISION=$revision -f Containerfile $ctx"
+  exit 0
+fi
 
 tags=("$@")
 [[ ${#tags[@]} -gt 0 ]] || tags=("inkwell:$version" "inkwell:latest")
