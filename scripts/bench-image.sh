@@ -5,8 +5,12 @@
 # a seeded one), and the throughput of list (GET /api/v1/posts) and create
 # (POST /api/v1/posts) through the container against the same binary run
 # directly, on SQLite, alternating the two so that the machine's other load
-# falls on both alike. Needs podman (make services), wrk and curl; run it
-# as root (rootful podman).
+# falls on both alike, and running the binary in a CPU cgroup beside the
+# container's: podman puts a container in a cgroup of its own, which on a
+# busy machine gets the CPU share of one task against every process in the
+# root group, so the binary outside would get more CPU than the container
+# rather than run the same. Needs podman (make services), wrk, curl and jq;
+# run it as root (rootful podman).
 #
 #   BENCH_DURATION (10) seconds per wrk run, BENCH_CONNECTIONS (20),
 #   BENCH_ROUNDS (3) alternations, BENCH_POSTS (5000) seeded posts,
@@ -28,8 +32,10 @@ since() { echo "$(now) - $1" | bc; }
 work=$(mktemp -d)
 plain_pid=
 names=()
+sibling=
 cleanup() {
-  [[ -z $plain_pid ]] || kill "$plain_pid" 2>/dev/null || true
+  if [[ -n $plain_pid ]]; then kill "$plain_pid" 2>/dev/null || true; wait "$plain_pid" 2>/dev/null || true; fi
+  [[ -z $sibling ]] || rmdir "$sibling" 2>/dev/null || true
   for n in "${names[@]}"; do podman rm -f -t 0 "$n" >/dev/null 2>&1 || true; done
   rm -rf "$work"
 }
@@ -94,13 +100,27 @@ for i in $(seq 1 "$starts"); do
 done
 echo "plain binary start to ready, seeded: ${times[*]} s"
 
-plain_port=$(free_port)
-env "${env[@]}" PORT="$plain_port" DATABASE_URL="sqlite://$work/plain/inkwell.db" STORAGE_DIR="$work/plain/storage" "$bin" 2>/dev/null &
-plain_pid=$!
 container_port=$(free_port)
 run_container "bench-$$" "$work/container" "$container_port"
-ready "$plain_port"
 ready "$container_port"
+
+# The container's CPU cgroup (cgroup v1's cpu controller, or v2's single
+# tree), and a sibling of it for the binary.
+cpid=$(podman inspect --format '{{.State.Pid}}' "bench-$$")
+if cg=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ {print $3}' "/proc/$cpid/cgroup") && [[ -n $cg ]]; then
+  sibling=/sys/fs/cgroup/cpu$(dirname "$cg")/inkwell-bench-plain-$$
+else
+  sibling=/sys/fs/cgroup$(dirname "$(awk -F: '$1 == 0 {print $3}' "/proc/$cpid/cgroup")")/inkwell-bench-plain-$$
+fi
+mkdir "$sibling"
+echo "the binary runs in $sibling, beside the container's cgroup"
+plain_port=$(free_port)
+(
+  echo "$BASHPID" >"$sibling/cgroup.procs"
+  exec env "${env[@]}" PORT="$plain_port" DATABASE_URL="sqlite://$work/plain/inkwell.db" STORAGE_DIR="$work/plain/storage" "$bin" 2>/dev/null
+) &
+plain_pid=$!
+ready "$plain_port"
 
 token() {
   curl -sf -H 'Accept: application/json' -H 'Content-Type: application/json' \
