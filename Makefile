@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build image image-context test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
+.PHONY: run build image image-context test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench bench-image clean console-assets
 
 # -buildvcs=auto stamps the git revision into the binary (inkwell version)
 # even where GOFLAGS turns stamping off, and builds without it outside a
@@ -140,6 +140,12 @@ fuzz:
 # the run. It needs wrk, jq, curl, psql and sqlite3.
 bench:
 	@bash scripts/bench.sh
+
+# bench-image measures the container image against the plain binary
+# (scripts/bench-image.sh): build time, size, start-to-ready time, and
+# list and create throughput. It needs podman, wrk, curl and jq, as root.
+bench-image:
+	@bash scripts/bench-image.sh
 
 clean:
 	rm -rf bin
