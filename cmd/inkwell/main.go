@@ -9,6 +9,7 @@
 //	inkwell admin create --email E --name N     make an admin (password on stdin)
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell version, inkwell --version          print the version and VCS revision
+//	inkwell healthcheck [--url URL]             exit 0 when the local server is ready
 //	inkwell help [command]                      show the help of inkwell or a command
 //
 // Settings come from the environment and from .env in the working folder
