@@ -34,6 +34,8 @@ type Config struct {
 	PasswordReset app.PasswordResetConfig
 	// Directory is area B's: whether its writes need a token.
 	Directory app.DirectoryConfig
+	// Backup is the continuous backup of the SQLite store.
+	Backup BackupConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command

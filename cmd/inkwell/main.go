@@ -106,6 +106,10 @@ func report(err error, w io.Writer) int {
 func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	cfg.replicate = true
+	if err := restoreIfMissing(ctx, cfg, log); err != nil {
+		return err
+	}
 	svc, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err
