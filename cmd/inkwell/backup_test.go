@@ -555,4 +555,3 @@ func pngFile(t *testing.T) []byte {
 	}
 	return buf.Bytes()
 }
-
