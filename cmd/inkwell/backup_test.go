@@ -555,3 +555,55 @@ func pngFile(t *testing.T) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestBackupSettings checks that each bad backup setting stops the start
+// with one line naming its key.
+func TestBackupSettings(t *testing.T) {
+	complete := map[string]string{
+		"BACKUP_URL": "s3://bucket/app", "AWS_DEFAULT_REGION": "us-east-1",
+		"AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_CA_BUNDLE": "",
+	}
+	for _, tc := range []struct{ key, value string }{
+		{"BACKUP_URL", "http://bucket/app"},
+		{"BACKUP_URL", "s3:///app"},
+		{"BACKUP_URL", "s3://user:pass@bucket/app"},
+		{"BACKUP_SYNC_INTERVAL", "0s"},
+		{"BACKUP_SYNC_INTERVAL", "1"},
+		{"BACKUP_MAX_LAG", "-1s"},
+		{"BACKUP_RESTORE_IF_MISSING", "maybe"},
+		{"AWS_DEFAULT_REGION", ""},
+		{"AWS_ACCESS_KEY_ID", ""},
+		{"AWS_CA_BUNDLE", "/etc/ssl/certs/ca-certificates.crt"},
+	} {
+		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
+			for k, v := range complete {
+				t.Setenv(k, v)
+			}
+			t.Setenv(tc.key, tc.value)
+			_, err := loadConfig()
+			if err == nil || !strings.Contains(err.Error(), tc.key) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("got %v, want one line naming %s", err, tc.key)
+			}
+		})
+	}
+	t.Run("BACKUP_RESTORE_IF_MISSING without BACKUP_URL", func(t *testing.T) {
+		t.Setenv("BACKUP_URL", "")
+		t.Setenv("BACKUP_RESTORE_IF_MISSING", "true")
+		if _, err := loadConfig(); err == nil || !strings.Contains(err.Error(), "BACKUP_RESTORE_IF_MISSING") {
+			t.Errorf("got %v, want an error naming BACKUP_RESTORE_IF_MISSING", err)
+		}
+	})
+	t.Run("complete", func(t *testing.T) {
+		for k, v := range complete {
+			t.Setenv(k, v)
+		}
+		e, err := loadConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := e.service().Backup
+		if b.Bucket != "bucket" || b.Prefix != "app" || b.SyncInterval != time.Second || b.MaxLag != 10*time.Second || b.RestoreIfMissing || b.Replicate {
+			t.Errorf("backup configuration %+v", b)
+		}
+	})
+}
