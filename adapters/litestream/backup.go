@@ -50,8 +50,9 @@ type Config struct {
 const ShutdownSyncTimeout = 10 * time.Second
 
 // cycleTimeout bounds one sync, so that a replica that stops answering
-// mid-request is retried rather than waited on for ever.
-const cycleTimeout = 30 * time.Second
+// mid-request is retried rather than waited on for ever. It is long enough
+// for the first sync of a large database, which uploads all of it.
+const cycleTimeout = 15 * time.Minute
 
 // errorLogInterval spaces the log lines of a replica that keeps failing.
 const errorLogInterval = 30 * time.Second
