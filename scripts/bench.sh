@@ -280,8 +280,9 @@ start_s3() {
     curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$s3port/" && break
     sleep 0.1
   done
+  # S3 wants the payload's digest, here the empty body's, beside the signature.
   curl -fsS -o /dev/null --max-time 10 -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user bench:bench-secret \
-    "http://127.0.0.1:$s3port/bench" || die "versitygw on $s3port: could not create the bucket; see $work/versitygw.log"
+    -H "x-amz-content-sha256: $(printf '' | sha256sum | cut -d' ' -f1)" "http://127.0.0.1:$s3port/bench" || die "versitygw on $s3port: could not create the bucket; see $work/versitygw.log"
 }
 
 stop_s3() {
