@@ -293,25 +293,25 @@ start_s3() {
 
 # settle_backup runs servers until the replica holds its first snapshot
 # and a file of every compaction level (versitygw keeps the levels as
-# folders 0001 to 0003 and 0009 under the prefix), at most five minutes. A
-# server compacts every level that has none at its start, from the level
-# below as it is then, so a second start makes levels 2 and 3 once the
-# first made level 1.
+# folders 0001 to 0003 and 0009 under the prefix), at most five starts. A
+# server compacts at its start every level that has none, from the level
+# below as it is then, so each start adds the next level; each level's
+# first file holds the whole database.
 settle_backup() {
-  local url=$1 started=$SECONDS level ok=0 round
-  for round in 1 2 3; do
+  local url=$1 started=$SECONDS level ok=0 round began
+  for round in 1 2 3 4 5; do
     start_server "$url" "$work/server-sqlite-backup-settle.log"
-    local began=$SECONDS
-    while ((SECONDS - began < 100)); do
+    began=$SECONDS
+    while ((SECONDS - began < 30)); do
       ok=1
       for level in 0001 0002 0003 0009; do
         compgen -G "$work/s3/bench/inkwell/$level/*.ltx" >/dev/null || ok=0
       done
       ((ok)) && break
-      # A level this server did not make at its start waits for the next.
-      compgen -G "$work/s3/bench/inkwell/0001/*.ltx" >/dev/null && ((SECONDS - began > 20)) && break
       sleep 1
     done
+    # Let the compaction that made the last level finish its upload.
+    sleep 3
     stop_server
     ((ok)) && break
   done
