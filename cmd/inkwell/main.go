@@ -7,6 +7,8 @@
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
 //	inkwell admin create --email E --name N     make an admin (password on stdin)
+//	inkwell backup status                       the SQLite store's replica: position, last sync, lag
+//	inkwell backup restore --to FILE [--at T]   restore the replica into a new file, and its files
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell version, inkwell --version          print the version and VCS revision
 //	inkwell help [command]                      show the help of inkwell or a command
