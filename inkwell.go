@@ -36,6 +36,8 @@ type Config struct {
 	Directory app.DirectoryConfig
 	// Trash is how long deleted posts and comments stay restorable.
 	Trash app.TrashConfig
+	// Backup is the continuous backup of the SQLite store.
+	Backup BackupConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command

@@ -95,8 +95,8 @@ func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console
 // serves, what its probes and metrics read of the store (its ping, the
 // outboxes' backlog and, when the store keeps them, its pool and query
 // figures), and the admin console and the hosted pages it serves on the
-// same listener.
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted) httpapi.Services {
+// same listener, and the backup's lag when one runs (nil otherwise).
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted, backup ports.BackupReporter) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
@@ -104,8 +104,8 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 	reads, _ := store.(ports.ReadReporter)
 	return httpapi.Services{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
-		Backlog: app.NewBacklog(store),
-		Fronts:  []httpapi.Front{admin, hosted},
+		Backlog: app.NewBacklog(store), Backup: backup,
+		Fronts: []httpapi.Front{admin, hosted},
 	}
 }
 

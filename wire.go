@@ -22,8 +22,9 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash", "Backup"),
 		openStore,
+		openBackup,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
 		clock.NewUTC, wire.Bind(new(ports.Clock), new(clock.UTC)),

@@ -32,7 +32,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	bcrypt := passwords.NewBcrypt(passwordsConfig)
 	secrets := random.NewSecrets()
 	filesConfig := cfg.Files
-	fileStore, err := openFiles(filesConfig)
+	backupConfig := cfg.Backup
+	fileStore, cleanup2, err := openFiles(filesConfig, backupConfig, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -43,6 +44,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	mailConfig := cfg.Mail
 	composer, err := mail.NewComposer(mailConfig)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -76,7 +78,13 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	useCases := NewUseCases(useCaseDeps)
 	console := NewConsole(config, log, useCases)
 	hosted := NewHosted(config, log, useCases)
-	services := NewServices(useCases, store, fileStore, console, hosted)
+	backupReporter, cleanup3, err := openBackup(ctx, backupConfig, storeConfig, store, log)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	services := NewServices(useCases, store, fileStore, console, hosted, backupReporter)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
@@ -100,6 +108,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Trash:       trashPurger,
 	}
 	return service, func() {
+		cleanup3()
+		cleanup2()
 		cleanup()
 	}, nil
 }

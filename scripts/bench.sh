@@ -18,7 +18,18 @@
 #                      reads go to the standby; or primary: the same
 #                      primary alone, made the same way, with no standby
 #                      and no DATABASE_READ_URL, the baseline that the
-#                      standby row's overhead is measured against
+#                      standby row's overhead is measured against; or
+#                      sqlite-backup: the SQLite store with its continuous
+#                      backup on (BACKUP_URL), to a versitygw of the run's
+#                      own on BENCH_PORT + 5 over a scratch folder (versitygw
+#                      on PATH or in Go's bin folder: scripts/versitygw.sh),
+#                      the row the sqlite row's create is compared with.
+#                      The replica is settled before the scenarios: a
+#                      server runs until the first snapshot and the first
+#                      compaction of every level, which copy the whole
+#                      database once each, are on it, so that the runs
+#                      measure what a running backup costs, not its first
+#                      minutes
 #   BENCH_DURATION     seconds each measured run lasts (15)
 #   BENCH_WARMUP       seconds of warm-up before it (3)
 #   BENCH_CONNECTIONS  connections (50); BENCH_THREADS wrk threads (2)
@@ -129,8 +140,8 @@ done
 [[ $synchronous == full || $synchronous == normal ]] || die "SQLITE_SYNCHRONOUS: want full or normal"
 IFS=, read -ra store_list <<<"$stores"
 for s in "${store_list[@]}"; do
-  [[ $s == sqlite || $s == postgres || $s == pgbouncer || $s == standby || $s == primary ]] ||
-    die "BENCH_STORES: $s is none of sqlite, postgres, pgbouncer, standby, primary"
+  [[ $s == sqlite || $s == sqlite-backup || $s == postgres || $s == pgbouncer || $s == standby || $s == primary ]] ||
+    die "BENCH_STORES: $s is none of sqlite, sqlite-backup, postgres, pgbouncer, standby, primary"
 done
 IFS=, read -ra wanted_list <<<"$wanted"
 for s in "${wanted_list[@]}"; do
@@ -157,8 +168,8 @@ need jq
 need go golang
 need timeout coreutils
 [[ $stores == *sqlite* ]] && need sqlite3
-# Every store but sqlite is a PostgreSQL.
-[[ ,$stores, != ,sqlite, ]] && need psql postgresql-client
+# Every store but sqlite and sqlite-backup is a PostgreSQL.
+[[ ,$stores, =~ ^(,sqlite|,sqlite-backup)+,$ ]] || need psql postgresql-client
 [[ $stores == *pgbouncer* ]] && { command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || die "BENCH_STORES=pgbouncer needs PgBouncer 1.21 or later (make services)"; }
 
 base=http://127.0.0.1:$port
@@ -182,6 +193,7 @@ pair_bin=
 # store_vars are the server's extra variables for the store being measured.
 store_vars=()
 profile_pid=
+s3_pid=
 pg_db=
 pg_kept=
 partial=
@@ -219,6 +231,7 @@ cleanup() {
   [[ -z $child_pid ]] || wait "$child_pid" 2>/dev/null || true
   stop_server
   stop_bouncer
+  stop_s3
   drop_db
   stop_pair
   [[ -n $partial ]] && rm -f "$partial" "$partial"-wal "$partial"-shm
@@ -272,6 +285,60 @@ start_server() {
   done
   tail -n 20 "$log" >&2
   die "the server was not ready after 30 s"
+}
+
+# start_s3 runs versitygw on BENCH_PORT + 5 over a scratch folder, with a
+# bucket "bench", for the sqlite-backup store's replica.
+start_s3() {
+  local bin s3port=$((port + 5))
+  bin=$(command -v versitygw || echo "$(go env GOPATH | cut -d: -f1)/bin/versitygw")
+  [[ -x $bin ]] || die "BENCH_STORES=sqlite-backup needs versitygw (scripts/versitygw.sh)"
+  mkdir -p "$work/s3"
+  "$bin" --access bench --secret bench-secret --region us-east-1 --port "127.0.0.1:$s3port" --quiet \
+    posix "$work/s3" >>"$work/versitygw.log" 2>&1 &
+  s3_pid=$!
+  for _ in $(seq 1 100); do
+    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$s3port/" && break
+    sleep 0.1
+  done
+  # S3 wants the payload's digest, here the empty body's, beside the signature.
+  curl -fsS -o /dev/null --max-time 10 -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user bench:bench-secret \
+    -H "x-amz-content-sha256: $(printf '' | sha256sum | cut -d' ' -f1)" "http://127.0.0.1:$s3port/bench" || die "versitygw on $s3port: could not create the bucket; see $work/versitygw.log"
+}
+
+# settle_backup runs servers until the replica holds its first snapshot
+# and a file of every compaction level (versitygw keeps the levels as
+# folders 0001 to 0003 and 0009 under the prefix), at most five starts. A
+# server compacts at its start every level that has none, from the level
+# below as it is then, so each start adds the next level; each level's
+# first file holds the whole database.
+settle_backup() {
+  local url=$1 started=$SECONDS level ok=0 round began
+  for round in 1 2 3 4 5; do
+    start_server "$url" "$work/server-sqlite-backup-settle.log"
+    began=$SECONDS
+    while ((SECONDS - began < 30)); do
+      ok=1
+      for level in 0001 0002 0003 0009; do
+        compgen -G "$work/s3/bench/inkwell/$level/*.ltx" >/dev/null || ok=0
+      done
+      ((ok)) && break
+      sleep 1
+    done
+    # Let the compaction that made the last level finish its upload.
+    sleep 3
+    stop_server
+    ((ok)) && break
+  done
+  ((ok)) || die "the backup's replica did not settle in 5 minutes; see $work/server-sqlite-backup-settle.log"
+  say "sqlite-backup: the replica settled in $((SECONDS - started)) s (first snapshot and compactions)"
+}
+
+stop_s3() {
+  [[ -n $s3_pid ]] || return 0
+  kill -TERM "$s3_pid" 2>/dev/null || true
+  wait "$s3_pid" 2>/dev/null || true
+  s3_pid=
 }
 
 # start_bouncer runs PgBouncer from deploy/pgbouncer.ini in front of
@@ -547,10 +614,10 @@ sample() {
   local tag_ids="SELECT id FROM tags ORDER BY id"
   # SQLite keeps times as microseconds already.
   local micros="created_at"
-  [[ $store == sqlite ]] || micros="(extract(epoch FROM created_at) * 1000000)::bigint"
+  [[ $store == sqlite* ]] || micros="(extract(epoch FROM created_at) * 1000000)::bigint"
   local positions="SELECT $micros || ':' || id FROM posts ORDER BY random() LIMIT $sample"
   local query=(sqlite3 "$target")
-  [[ $store == sqlite ]] || query=("${pg[@]}" -d "$target" -Atc)
+  [[ $store == sqlite* ]] || query=("${pg[@]}" -d "$target" -Atc)
   "${query[@]}" "$ids" >"$work/ids.txt"
   "${query[@]}" "$positions" >"$work/positions.txt"
   "${query[@]}" "$tag_ids" >"$work/tags.txt"
@@ -750,11 +817,16 @@ profile_dir=$root/bench/cache/profiles/$today-$posts
 : >"$work/results.jsonl"
 : >"$work/stores.jsonl"
 for store in "${store_list[@]}"; do
-  if [[ $store == sqlite ]]; then
+  if [[ $store == sqlite* ]]; then
     started=$(date +%s)
     sqlite_seeded
     url=sqlite://$db
     sample sqlite "$db"
+    if [[ $store == sqlite-backup ]]; then
+      start_s3
+      store_vars=(BACKUP_URL=s3://bench/inkwell AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret
+        AWS_DEFAULT_REGION=us-east-1 AWS_ENDPOINT="http://127.0.0.1:$((port + 5))" AWS_USE_PATH_STYLE_ENDPOINT=true)
+    fi
   else
     pg_isready -q -h 127.0.0.1 -p 5432 || die "PostgreSQL does not answer on 127.0.0.1:5432 (make services starts it)"
     started=$(date +%s)
@@ -797,6 +869,7 @@ for store in "${store_list[@]}"; do
     fi
   fi
   prepare "$store" "$url"
+  [[ $store != sqlite-backup ]] || settle_backup "$url"
   jq -nc --arg store "$store" --argjson published "$published" --argjson last_page "$last_page" \
     --argjson searched "$searched" --argjson setup_s $(($(date +%s) - started)) \
     '{store: $store, published_posts: $published, last_page: $last_page, search_matches: $searched, setup_seconds: $setup_s}' \
@@ -815,6 +888,7 @@ for store in "${store_list[@]}"; do
     measure "$store" "$url" "$name"
   done
   stop_bouncer
+  stop_s3
   store_vars=()
   drop_db
   stop_pair

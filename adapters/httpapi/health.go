@@ -17,6 +17,9 @@ const readyTimeout = 2 * time.Second
 // probe is the body of /healthz, /up and /readyz.
 type probe struct {
 	Status string `json:"status"`
+	// Reason says why /readyz answers 503 when the cause is the
+	// operator's to know and holds nothing internal (the backup's lag).
+	Reason string `json:"reason,omitempty"`
 }
 
 // operations registers the routes of orchestrators and scrapers, and the
@@ -57,9 +60,10 @@ func (s *Server) healthz(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, probe{Status: "ok"})
 }
 
-// readyz answers 200 when the store answers a ping within readyTimeout and
-// 503 otherwise, so that a load balancer sends traffic elsewhere meanwhile.
-// The cause goes to the log only.
+// readyz answers 200 when the store answers a ping within readyTimeout,
+// and the backup, if any, lags no more than BackupMaxLag; 503 otherwise, so
+// that a load balancer sends traffic elsewhere meanwhile. The store's cause
+// goes to the log only; the backup's lag is in the body too.
 func (s *Server) readyz(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	ctx, cancel := context.WithTimeout(c.UserContext(), readyTimeout)
@@ -67,6 +71,10 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 	if err := s.pinger.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready: store unreachable", "request_id", requestID(c), "error", err.Error())
 		return sendJSON(c, http.StatusServiceUnavailable, probe{Status: "unavailable"})
+	}
+	if reason := s.backupBehind(ctx); reason != "" {
+		s.log.WarnContext(ctx, "not ready: "+reason, "request_id", requestID(c))
+		return sendJSON(c, http.StatusServiceUnavailable, probe{Status: "unavailable", Reason: reason})
 	}
 	return sendJSON(c, http.StatusOK, probe{Status: "ok"})
 }

@@ -34,6 +34,8 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// RequestTimeout bounds the context of every request.
 	RequestTimeout time.Duration
+	// BackupMaxLag is the backup lag beyond which /readyz answers 503.
+	BackupMaxLag time.Duration
 	// BodyLimit is the largest request body accepted, in bytes.
 	BodyLimit int
 	// CORS is the cross-origin policy of every path.
@@ -88,6 +90,9 @@ type Services struct {
 	// Backlog counts the pending mails and webhook deliveries; nil leaves
 	// their series out.
 	Backlog ports.BacklogReporter
+	// Backup reports the continuous backup's lag, which /readyz compares
+	// with Config.BackupMaxLag and /metrics exports; nil without a backup.
+	Backup ports.BackupReporter
 	// Fronts are the other driving adapters this listener serves under
 	// their own paths (the admin console).
 	Fronts []Front
@@ -103,6 +108,7 @@ type Server struct {
 	comments     ports.Comments
 	tags         ports.Tags
 	pinger       ports.Pinger
+	backup       ports.BackupReporter
 	profile      ports.Profile
 	verification ports.Verification
 	resets       ports.PasswordResets
@@ -135,9 +141,12 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		auth:         newAuthenticator(svc.Accounts, svc.Sessions, statefulDomains(cfg), newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
-		resets: svc.PasswordResets, fronts: svc.Fronts,
+		resets: svc.PasswordResets, fronts: svc.Fronts, backup: svc.Backup,
 	}
 	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
+	if svc.Backup != nil {
+		s.metrics.registry.MustRegister(backupCollector{svc.Backup})
+	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	if cfg.AppURL == "" {
 		s.auth.ownOrigin = s.proxies.Origin

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -63,6 +64,75 @@ func (f *Files) Save(_ context.Context, dir string, data []byte, ext string) (st
 		return "", fmt.Errorf("localfs: save: %w", err)
 	}
 	return rel, nil
+}
+
+// Put writes body at path, a path of the shape Save returns, unless a file
+// is there already: the copy of a file another store saved (see
+// ports.ValidFilePath), brought back by a restore. It writes under a
+// temporary name and renames, as Save does. ErrBadFilePath for any other
+// path.
+func (f *Files) Put(_ context.Context, rel string, body io.Reader) error {
+	if !ports.ValidFilePath(rel) {
+		return fmt.Errorf("localfs: put %q: %w", rel, ports.ErrBadFilePath)
+	}
+	full := filepath.Join(f.root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return fmt.Errorf("localfs: put: %w", err)
+	}
+	tmp := full + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("localfs: put: %w", err)
+	}
+	_, err = io.Copy(out, body)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, full)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("localfs: put: %w", err)
+	}
+	return nil
+}
+
+// List calls fn with the path and size of every file Save can have made
+// below the root (temporary names and anything else are skipped), until fn
+// returns an error, which List returns. A missing root holds no file.
+func (f *Files) List(ctx context.Context, fn func(path string, size int64) error) error {
+	err := filepath.WalkDir(f.root, func(full string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if full == f.root && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(f.root, full)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !ports.ValidFilePath(rel) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return fn(rel, fi.Size())
+	})
+	if err != nil {
+		return fmt.Errorf("localfs: list: %w", err)
+	}
+	return nil
 }
 
 // Open implements ports.FileStore. The ETag is a digest of the path, size

@@ -10,7 +10,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
+	pathpkg "path"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,6 +42,10 @@ type Config struct {
 	// URL is the public base URL of the bucket's files (a CDN, say); empty
 	// when the files are served by the service itself.
 	URL string
+	// Prefix is the folder of the bucket the files are kept under
+	// ("backup/files"); empty for the bucket's root. A path the store
+	// hands out stays relative to it.
+	Prefix string
 }
 
 // Bucket implements ports.FileStore on an S3 bucket.
@@ -47,6 +53,7 @@ type Bucket struct {
 	client *s3.Client
 	bucket string
 	url    string
+	prefix string // "" or ending in "/"
 }
 
 // New returns a file store on the bucket cfg names. It checks the settings
@@ -69,7 +76,11 @@ func New(cfg Config) (*Bucket, error) {
 	if cfg.Endpoint != "" {
 		opts.BaseEndpoint = aws.String(cfg.Endpoint)
 	}
-	return &Bucket{client: s3.New(opts), bucket: cfg.Bucket, url: strings.TrimRight(cfg.URL, "/")}, nil
+	prefix := strings.Trim(cfg.Prefix, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	return &Bucket{client: s3.New(opts), bucket: cfg.Bucket, url: strings.TrimRight(cfg.URL, "/"), prefix: prefix}, nil
 }
 
 // PublicURL is where clients fetch the file at path straight from the
@@ -78,7 +89,7 @@ func (b *Bucket) PublicURL(path string) (string, bool) {
 	if b.url == "" {
 		return "", false
 	}
-	return b.url + "/" + path, true
+	return b.url + "/" + b.prefix + path, true
 }
 
 // Save implements ports.FileStore. The name is 32 random hex characters, as
@@ -92,18 +103,55 @@ func (b *Bucket) Save(ctx context.Context, dir string, data []byte, ext string) 
 	if _, err := rand.Read(r[:]); err != nil {
 		return "", fmt.Errorf("s3files: save: %w", err)
 	}
-	key := dir + "/" + hex.EncodeToString(r[:]) + ext
+	path := dir + "/" + hex.EncodeToString(r[:]) + ext
+	if err := b.Put(ctx, path, bytes.NewReader(data), int64(len(data))); err != nil {
+		return "", fmt.Errorf("s3files: save: %w", err)
+	}
+	return path, nil
+}
+
+// Put stores size bytes of body at path, a path of the shape Save returns,
+// with the content type of its extension: the copy of a file another store
+// saved (see ports.ValidFilePath). ErrBadFilePath for any other path.
+func (b *Bucket) Put(ctx context.Context, path string, body io.Reader, size int64) error {
+	if !ports.ValidFilePath(path) {
+		return fmt.Errorf("s3files: put %q: %w", path, ports.ErrBadFilePath)
+	}
+	key := b.prefix + path
 	_, err := b.client.PutObject(ctx, &s3.PutObjectInput{
 		Bucket:        &b.bucket,
 		Key:           &key,
-		Body:          bytes.NewReader(data),
-		ContentLength: aws.Int64(int64(len(data))),
-		ContentType:   aws.String(ports.ContentType(ext)),
+		Body:          body,
+		ContentLength: aws.Int64(size),
+		ContentType:   aws.String(ports.ContentType(pathpkg.Ext(path))),
 	})
 	if err != nil {
-		return "", fmt.Errorf("s3files: save %q: %w", key, classify(ctx, err))
+		return fmt.Errorf("s3files: put %q: %w", key, classify(ctx, err))
 	}
-	return key, nil
+	return nil
+}
+
+// List calls fn with the path and size of every file below the prefix, in
+// the bucket's order, until fn returns an error, which List returns. Keys of
+// another shape than Save's are skipped.
+func (b *Bucket) List(ctx context.Context, fn func(path string, size int64) error) error {
+	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{Bucket: &b.bucket, Prefix: aws.String(b.prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("s3files: list: %w", classify(ctx, err))
+		}
+		for _, o := range page.Contents {
+			path := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
+			if !ports.ValidFilePath(path) {
+				continue
+			}
+			if err := fn(path, aws.ToInt64(o.Size)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Open implements ports.FileStore with one GetObject, whose body streams
@@ -113,7 +161,8 @@ func (b *Bucket) Open(ctx context.Context, key string) (ports.StoredFile, error)
 	if !ports.ValidFilePath(key) {
 		return ports.StoredFile{}, fmt.Errorf("s3files: open %q: %w", key, domain.ErrNotFound)
 	}
-	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.bucket, Key: &key})
+	full := b.prefix + key
+	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.bucket, Key: &full})
 	if err != nil {
 		return ports.StoredFile{}, fmt.Errorf("s3files: open %q: %w", key, classify(ctx, err))
 	}
@@ -133,7 +182,8 @@ func (b *Bucket) Delete(ctx context.Context, key string) error {
 		return fmt.Errorf("s3files: delete %q: %w", key, ports.ErrBadFilePath)
 	}
 	for _, k := range []string{key, ports.TrashedFilePath(key)} {
-		if _, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: &k}); err != nil {
+		full := b.prefix + k
+		if _, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: &full}); err != nil {
 			return fmt.Errorf("s3files: delete %q: %w", k, classify(ctx, err))
 		}
 	}
@@ -160,6 +210,7 @@ func (b *Bucket) MoveFromTrash(ctx context.Context, key string) error {
 }
 
 func (b *Bucket) move(ctx context.Context, from, to string) error {
+	from, to = b.prefix+from, b.prefix+to
 	segments := strings.Split(from, "/")
 	for i, seg := range segments {
 		segments[i] = url.PathEscape(seg)

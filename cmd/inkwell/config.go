@@ -62,6 +62,7 @@ type environment struct {
 	BenchEndpoints         bool          `env:"BENCH_ENDPOINTS"`
 	ScaleOut
 	Mail
+	Backup
 
 	// Events: the outbox's retention, the streams' heartbeat, and whether
 	// webhooks may call non-public addresses.
@@ -90,6 +91,9 @@ type environment struct {
 	appKeyFrom string
 	// file is the .env file the settings were read with.
 	file settingsFile
+	// replicate is set by serve, the one command that sends the store's
+	// changes to the backup.
+	replicate bool
 }
 
 // ScaleOut is what replicas sharing one database need: a direct connection
@@ -294,7 +298,10 @@ func (e environment) check() error {
 	if err := e.Mail.check(); err != nil {
 		return err
 	}
-	return e.ScaleOut.check(e.DatabaseURL)
+	if err := e.ScaleOut.check(e.DatabaseURL); err != nil {
+		return err
+	}
+	return e.Backup.check(e.DatabaseURL, e.ScaleOut)
 }
 
 func (e environment) logLevel() (slog.Level, error) {
@@ -383,6 +390,7 @@ func (e environment) service() inkwell.Config {
 			FrontendURL:      e.FrontendURL,
 			RememberLifetime: time.Duration(e.RememberLifetime) * time.Minute,
 			SecureCookies:    e.AppEnv == "production",
+			BackupMaxLag:     e.BackupMaxLag,
 		},
 		Accounts: app.AccountsConfig{
 			TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
@@ -410,6 +418,7 @@ func (e environment) service() inkwell.Config {
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
+		Backup:      e.backup(),
 		Mail:        e.mail(),
 		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter, Lease: e.MailLease},
 		PasswordReset: app.PasswordResetConfig{

@@ -7,6 +7,8 @@
 //	inkwell tokens revoke --email E --all       revoke all of a user's tokens
 //	inkwell tokens prune                        delete expired tokens
 //	inkwell admin create --email E --name N     make an admin (password on stdin)
+//	inkwell backup status                       the SQLite store's replica: position, last sync, lag
+//	inkwell backup restore --to FILE [--at T]   restore the replica into a new file, and its files
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell version, inkwell --version          print the version and VCS revision
 //	inkwell healthcheck [--url URL]             exit 0 when the local server is ready
@@ -107,6 +109,10 @@ func report(err error, w io.Writer) int {
 func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	cfg.replicate = true
+	if err := restoreIfMissing(ctx, cfg, log); err != nil {
+		return err
+	}
 	svc, cleanup, err := build(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -171,7 +171,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	httpCfg := httpapi.Config{AppURL: o.AppURL, FrontendURL: o.FrontendURL}
 	discard := slog.New(slog.DiscardHandler)
 	return Stack{
-		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc)),
+		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil),
 		Clock:    clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
 		Trash: app.NewTrashPurger(store, o.Files, clk, app.TrashConfig{Retention: TrashRetention}),

@@ -39,6 +39,7 @@ type Server struct {
 	AccessKeyID     string
 	SecretAccessKey string
 	client          *s3.Client
+	stop            func()
 }
 
 // Start starts a server that stops when tb and its subtests end. It skips
@@ -73,7 +74,7 @@ func Start(tb testing.TB) *Server {
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	tb.Cleanup(func() {
+	s.stop = func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-exited:
@@ -81,7 +82,8 @@ func Start(tb testing.TB) *Server {
 			_ = cmd.Process.Kill()
 			<-exited
 		}
-	})
+	}
+	tb.Cleanup(s.stop)
 	if err := waitUntilUp(s.Endpoint, exited); err != nil {
 		tb.Fatalf("s3test: versitygw on %s: %v; its output:\n%s", s.Endpoint, err, out.String())
 	}
@@ -93,6 +95,10 @@ func Start(tb testing.TB) *Server {
 	})
 	return s
 }
+
+// Stop stops the server before the test ends, for a test of what happens
+// when storage goes away.
+func (s *Server) Stop() { s.stop() }
 
 // Bucket creates an empty bucket of its own for tb and returns the settings
 // of a store on it.
