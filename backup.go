@@ -15,6 +15,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/litestream"
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/s3files"
+	"github.com/inkwell/inkwell/adapters/sqlite"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -158,7 +159,11 @@ func Restore(ctx context.Context, cfg Config, req RestoreRequest, log *slog.Logg
 	if req.FilesTo == "" {
 		return RestoreReport{}, nil
 	}
-	return restoreFiles(ctx, cfg.Backup, req.FilesTo)
+	rep, err := restoreFiles(ctx, cfg.Backup, req.FilesTo)
+	if err != nil {
+		return rep, err
+	}
+	return rep, trashRestoredFiles(ctx, req.To, req.FilesTo)
 }
 
 // RestoreIfMissing restores the database and its files when backups and
@@ -198,9 +203,45 @@ func RestoreIfMissing(ctx context.Context, cfg Config, log *slog.Logger) (bool, 
 		if rep, err = restoreFiles(ctx, cfg.Backup, cfg.Files.Local.Dir); err != nil {
 			return false, fmt.Errorf("BACKUP_RESTORE_IF_MISSING: %w", err)
 		}
+		if err := trashRestoredFiles(ctx, dbPath, cfg.Files.Local.Dir); err != nil {
+			return false, fmt.Errorf("BACKUP_RESTORE_IF_MISSING: %w", err)
+		}
 	}
 	log.Info("backup: restored the missing database", "replica", b.Name(), "path", dbPath, "files", rep.Files, "took", time.Since(start).Round(time.Millisecond))
 	return true, nil
+}
+
+// trashRestoredFiles moves the images of the posts that the restored
+// database at dbPath holds in its trash out of what is served, as trashing
+// them did: the bucket keeps one copy per file at the path it was saved
+// under, so restoreFiles put them back where a live post's image would be.
+// Opening the store brings the restored file to the current schema, which
+// serve would do anyway.
+func trashRestoredFiles(ctx context.Context, dbPath, dir string) error {
+	st, closeStore, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		return fmt.Errorf("restore: open %s: %w", dbPath, err)
+	}
+	defer closeStore()
+	local := localfs.New(localfs.Config{Dir: dir})
+	trash := st.Repos().Trash
+	const batch = 500
+	for page := (ports.Page{Limit: batch}); ; page.Offset += batch {
+		posts, _, err := trash.Posts(ctx, 0, page)
+		if err != nil {
+			return fmt.Errorf("restore: read the trash of %s: %w", dbPath, err)
+		}
+		for _, p := range posts {
+			if path := p.Post.ImagePath(); path != "" {
+				if err := local.MoveToTrash(ctx, path); err != nil {
+					return fmt.Errorf("restore: move the image of trashed post %d aside: %w", p.Post.ID(), err)
+				}
+			}
+		}
+		if len(posts) < batch {
+			return nil
+		}
+	}
 }
 
 // restoreFiles copies every file of the bucket's copy into dir, except

@@ -378,18 +378,34 @@ func TestBackup(t *testing.T) {
 		if !ok {
 			t.Fatal("create a product")
 		}
+		// A post in the trash: its image is copied while it is live, and
+		// must not be served by the restored store until it is restored.
+		postID, postImage := createPostWithImage(t, s.url("/api/v1/posts"), token, img)
+		time.Sleep(3 * backupInterval)
+		if code := send(t, "DELETE", s.url("/api/v1/posts/"+postID), token); code != http.StatusOK {
+			t.Fatalf("trash the post: %d", code)
+		}
 		s.stop(t)
 
 		// restore, then a server without backup on the restored store
 		// and files.
 		restored, files := filepath.Join(dir, "restored.db"), filepath.Join(dir, "restored-files")
 		r := runBinary(t, bin, dir, backupEnv(bucket, "app", db, filepath.Join(dir, "storage"), port), "backup", "restore", "--to", restored, "--files-to", files)
-		if r.code != 0 || !strings.Contains(r.stdout, "files: 1 restored into "+files) {
+		if r.code != 0 || !strings.Contains(r.stdout, "files: 2 restored into "+files) {
 			t.Fatalf("restore: exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
 		}
 		port2 := freePort(t)
 		s2 := serveBinary(t, bin, dir, port2, backupEnv(s3files.Config{}, "", restored, files, port2))
 		checkRestored(t, s2, token, avatar, img, product)
+		if code := send(t, "GET", s2.url(postImage), ""); code != http.StatusNotFound {
+			t.Errorf("GET the trashed post's image on the restored store: %d, want 404", code)
+		}
+		if code := send(t, "POST", s2.url("/api/v1/posts/"+postID+"/restore"), token); code != http.StatusOK {
+			t.Fatalf("restore the post from the trash: %d", code)
+		}
+		if got := get(t, s2.url(postImage)); got != string(img) {
+			t.Errorf("GET %s after the post's restore: %d bytes, want the %d uploaded", postImage, len(got), len(img))
+		}
 		s2.stop(t)
 
 		// A new machine: an empty folder, BACKUP_RESTORE_IF_MISSING.
@@ -541,6 +557,59 @@ func uploadAvatar(t *testing.T, endpoint, token string, img []byte) string {
 		t.Fatalf("avatar_url %q", out.User.AvatarURL)
 	}
 	return u.Path
+}
+
+// createPostWithImage creates a published post with img as its image and
+// returns its id and the path of its image's URL.
+func createPostWithImage(t *testing.T, endpoint, token string, img []byte) (id, imagePath string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	_ = w.WriteField("title", "Kept in the trash")
+	_ = w.WriteField("body", "A post with an image.")
+	_ = w.WriteField("status", "published")
+	part, _ := w.CreateFormFile("image", "post.png")
+	_, _ = part.Write(img)
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", endpoint, &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			ID         json.Number `json:"id"`
+			Attributes struct {
+				ImageURL string `json:"image_url"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create a post with an image: %d %v", resp.StatusCode, err)
+	}
+	u, err := url.Parse(out.Data.Attributes.ImageURL)
+	if err != nil || !strings.HasPrefix(u.Path, "/storage/") {
+		t.Fatalf("image_url %q", out.Data.Attributes.ImageURL)
+	}
+	return out.Data.ID.String(), u.Path
+}
+
+// send makes a request with token (none when empty) and returns its status.
+func send(t *testing.T, method, endpoint, token string) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, endpoint, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 func pngFile(t *testing.T) []byte {
