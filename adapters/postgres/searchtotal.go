@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/inkwell/inkwell/adapters/internal/shorttitle"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -63,6 +64,23 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchC
 
 	var version int64
 	var c searchCounts
+	if shorttitle.Kept(f.Search) {
+		// The published matches of one or two characters are kept by the
+		// triggers of migration 0022 (package shorttitle), and read in the
+		// statement that counts the rest: no version to ask, nothing to
+		// keep. Every parameter must be used, so without the viewer's
+		// posts the search takes the pattern's place.
+		shortArgs := []any{perCallMode, f.Search}
+		if withOwn {
+			shortArgs = append(args, f.Search)
+		}
+		short := `(SELECT coalesce(sum(titles), 0) FROM short_title_counts WHERE gram = lower($` + strconv.Itoa(len(shortArgs)-1) + `))::bigint`
+		err := r.conn.QueryRow(ctx, `SELECT `+publishedSQL+`, `+short+`, `+own, shortArgs...).Scan(&c.published, &c.matched, &c.own)
+		if err != nil {
+			return searchCounts{}, true, storeError("count posts by short title", err)
+		}
+		return c, true, nil
+	}
 	versionSQL, versionArgs := `SELECT `+titleVersionSQL+`, `+publishedSQL+`, 0::bigint`, []any(nil)
 	if withOwn {
 		versionSQL, versionArgs = `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+own, args
