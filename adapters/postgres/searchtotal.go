@@ -101,11 +101,18 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchC
 	}
 	matched := `(SELECT count(*) FROM posts p
  WHERE p.status = 'published' AND ` + searchTerm(matchSearch, "$1", cands) + `)`
-	err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
-		Scan(&version, &c.published, &c.matched, &c.own)
+	// A search asked by many readers at once is counted by one of them
+	// (searchtotal.Cache.Share); the others take its total and keep the
+	// counts of their own snapshot.
+	n, _, err := r.totals.Share(ctx, f.Search, version, func() (int, int64, error) {
+		var at int64
+		err := r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
+			Scan(&at, &c.published, &c.matched, &c.own)
+		return int(c.matched), at, err
+	})
 	if err != nil {
 		return searchCounts{}, true, storeError("count posts by title", err)
 	}
-	r.totals.Put(f.Search, version, int(c.matched))
+	c.matched = int64(n)
 	return c, true, nil
 }
