@@ -253,21 +253,22 @@ func searchCandidates(search string) candidates {
 const joinedTitle = `replace(lower(p.title), ' ', '')`
 
 // joinPattern returns the pattern posts_title_joined_trgm is asked about
-// for a search that runs across words: titlejoin.Pieces in order, with
-// anything between them, "%ulwo%" for "graceful worker". At a million
-// posts "graceful" and "worker" were together in 1,779 titles, and next to
-// each other in 222; "ulwo" was in 504. Each trigram costs the index a
-// posting list, so the words' own ones, common, are not asked. It returns
-// false when the pieces hold no trigram.
+// for a search that runs across words (titlejoin.Pieces says which do):
+// the whole search with its spaces taken out, as the index holds the
+// titles, "%gracefulworker%" for "graceful worker", and false for any
+// other search. GIN intersects the posting lists of all its trigrams from
+// the rarest, skipping through the others, so the common trigrams of the
+// words cost little, and together they leave few candidates whatever the
+// words. Asking the pieces alone ("%erre%" for "after review") left
+// 18,634 candidates to read from the heap for 210 matches at a million
+// posts (0.75 to 1.6 s a page, 12.8 req/s); the whole text left 389
+// (33 to 80 ms). "graceful worker", whose pieces "ulwo" are rare, went
+// from 504 candidates to 273.
 func joinPattern(search string) (string, bool) {
-	pieces, ok := titlejoin.Pieces(search)
-	if !ok {
+	if _, ok := titlejoin.Pieces(search); !ok {
 		return "", false
 	}
-	for i, p := range pieces {
-		pieces[i] = escapeLike(p)
-	}
-	return "%" + strings.Join(pieces, "%") + "%", true
+	return "%" + escapeLike(strings.ReplaceAll(search, " ", "")) + "%", true
 }
 
 // indexPattern returns the pattern posts_title_trgm is asked about for a
