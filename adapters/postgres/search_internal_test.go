@@ -56,30 +56,32 @@ func TestIndexPattern(t *testing.T) {
 	}
 }
 
-// posts_title_joined_trgm is asked about the whole search with its spaces
-// taken out when it runs across words, and not about a search within one
-// word, with punctuation at its joins, or whose joins give no trigram.
+// posts_title_joined_trgm is asked about ten characters of the search
+// with its spaces taken out, about its first join, when it runs across
+// words, and not about a search within one word, with punctuation at its
+// joins, or whose joins give no trigram.
 func TestJoinPattern(t *testing.T) {
 	for _, c := range []struct {
 		search, want string
 		ok           bool
 	}{
-		{"graceful worker", "%gracefulworker%", true},
+		{"graceful worker", "%cefulworke%", true},
 		{"ful wor", "%fulwor%", true},
-		{"lazy snapshot of", "%lazysnapshotof%", true},
-		{"graceful  worker", "%gracefulworker%", true},
+		{"lazy snapshot of", "%lazysnapsh%", true},
+		{"graceful  worker", "%cefulworke%", true},
 		{"graceful,  worker", "", false},
 		{"graceful - worker!", "", false},
-		{"graceful worker, a 100% pass", `%gracefulworker,a100\%pass%`, true},
+		{"graceful worker, a 100% pass", "%cefulworke%", true},
 		{"e row 4", "%erow4%", true},
 		{"a b c", "%abc%", true},
 		{"ab cd ef", "%abcdef%", true},
-		{"abc def ghi jkl", "%abcdefghijkl%", true},
-		{"graceful worker pool restarts", "%gracefulworkerpoolrestarts%", true},
+		{"abc def ghi jkl", "%abcdefghij%", true},
+		{"graceful worker pool restarts", "%cefulworke%", true},
 		{"100%_off", "", false},
 		{"100 %_off", "", false},
 		{"50_ 1", "", false},
 		{"a b_c d", `%ab\_cd%`, true},
+		{"a 100% pass", `%a100\%pass%`, true},
 		{"été à Paris", "%étéàParis%", true},
 		{"naïve—café", "", false},
 		{"naïve café", "%naïvecafé%", true},
