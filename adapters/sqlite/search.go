@@ -90,6 +90,9 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 	}
 	var version int64
 	known := -1
+	var m titleMatches
+	// matched is set when m holds the whole match already.
+	matched := false
 	if r.c.totals != nil {
 		// The number of published posts comes with the version, from the
 		// same counters (migration 0006).
@@ -99,7 +102,25 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 		if err != nil {
 			return nil, 0, storeError("read the published titles' version", err)
 		}
-		if n, ok := r.c.totals.Get(needle, version); ok {
+		n, ok := r.c.totals.Get(needle, version)
+		if !ok {
+			// A search nobody has counted yet is counted by one reader
+			// (searchtotal.Cache.Share), whose whole match this page then
+			// uses; the readers that ask meanwhile wait for its total and
+			// go on as if it had been kept. Fifty readers of a new search
+			// each evaluating its phrase at once answered nothing within
+			// ten seconds at a million posts.
+			var counted bool
+			n, counted, err = r.c.totals.Share(ctx, needle, version, func() (int, int64, error) {
+				m, err = r.titleMatches(ctx, needle, -1)
+				return len(m.ids), version, err
+			})
+			if err != nil {
+				return nil, 0, err
+			}
+			ok = !counted
+		}
+		if ok {
 			known = n
 			// A batch is expected to hold a page only where 1 published post
 			// in batchPerPost matches or more; elsewhere asking it costs a
@@ -111,15 +132,18 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 					return r.cutPage(ctx, keys, own, page, n+len(own), err)
 				}
 			}
+		} else {
+			matched = true
 		}
 	}
 
-	m, err := r.titleMatches(ctx, needle, known)
-	if err != nil {
-		return nil, 0, err
-	}
-	if r.c.totals != nil {
-		r.c.totals.Put(needle, version, len(m.ids))
+	if !matched {
+		if m, err = r.titleMatches(ctx, needle, known); err != nil {
+			return nil, 0, err
+		}
+		if r.c.totals != nil {
+			r.c.totals.Put(needle, version, len(m.ids))
+		}
 	}
 	total := len(m.ids) + len(own)
 	if page.Offset >= total {
