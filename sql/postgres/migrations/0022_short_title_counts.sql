@@ -21,29 +21,31 @@ CREATE FUNCTION title_listed(p posts) RETURNS boolean LANGUAGE sql IMMUTABLE AS 
     SELECT p.status = 'published'
 $$;
 
--- short_title_grams returns the distinct substrings of one and two
--- characters of a title, lower-cased as the search folds it
--- (lower(title) LIKE lower(search)).
-CREATE FUNCTION short_title_grams(title text) RETURNS SETOF text LANGUAGE sql IMMUTABLE AS $$
-    SELECT DISTINCT substr(t, i, w)
-    FROM (SELECT lower(title) AS t) AS folded, generate_series(1, char_length(t)) AS i, (VALUES (1), (2)) AS widths (w)
-    WHERE i + w - 1 <= char_length(t)
-$$;
-
+-- A title's substrings are counted once each (DISTINCT by post), folded
+-- as the search folds them (lower(title) LIKE lower(search)).
 INSERT INTO short_title_counts (gram, shard, titles)
-SELECT g, p.id % 16, count(*)
-FROM posts p, short_title_grams(p.title) AS g
-WHERE title_listed(p)
+SELECT g, shard, count(*)
+FROM (
+    SELECT DISTINCT p.id, p.id % 16 AS shard, substr(lower(p.title), i, w) AS g
+    FROM posts p, generate_series(1, char_length(p.title)) AS i, (VALUES (1), (2)) AS widths (w)
+    WHERE title_listed(p) AND i + w - 1 <= char_length(p.title)
+) AS grams
 GROUP BY 1, 2;
 
 -- The triggers upsert the rows a statement changes in (gram, shard) order,
--- so that two statements lock shared rows in the same order.
+-- so that two statements lock shared rows in the same order. The
+-- substrings are written out in each rather than in a function of their
+-- own: a set-returning SQL function with DISTINCT was planned again at
+-- each call, and a create of a post took 2.2 to 3.4 ms instead of 1.3.
 CREATE FUNCTION posts_short_titles_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO short_title_counts AS c (gram, shard, titles)
-    SELECT g, n.id % 16, count(*)
-    FROM new_posts n, short_title_grams(n.title) AS g
-    WHERE title_listed(n)
+    SELECT g, shard, count(*)
+    FROM (
+        SELECT DISTINCT n.id, n.id % 16 AS shard, substr(lower(n.title), i, w) AS g
+        FROM new_posts n, generate_series(1, char_length(n.title)) AS i, (VALUES (1), (2)) AS widths (w)
+        WHERE title_listed(n) AND i + w - 1 <= char_length(n.title)
+    ) AS grams
     GROUP BY 1, 2
     ORDER BY 1, 2
     ON CONFLICT (gram, shard) DO UPDATE SET titles = c.titles + excluded.titles;
@@ -54,9 +56,12 @@ $$;
 CREATE FUNCTION posts_short_titles_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO short_title_counts AS c (gram, shard, titles)
-    SELECT g, o.id % 16, -count(*)
-    FROM old_posts o, short_title_grams(o.title) AS g
-    WHERE title_listed(o)
+    SELECT g, shard, -count(*)
+    FROM (
+        SELECT DISTINCT o.id, o.id % 16 AS shard, substr(lower(o.title), i, w) AS g
+        FROM old_posts o, generate_series(1, char_length(o.title)) AS i, (VALUES (1), (2)) AS widths (w)
+        WHERE title_listed(o) AND i + w - 1 <= char_length(o.title)
+    ) AS grams
     GROUP BY 1, 2
     ORDER BY 1, 2
     ON CONFLICT (gram, shard) DO UPDATE SET titles = c.titles + excluded.titles;
@@ -71,14 +76,16 @@ BEGIN
     INSERT INTO short_title_counts AS c (gram, shard, titles)
     SELECT g, shard, sum(d)
     FROM (
-        SELECT g, n.id % 16 AS shard, 1 AS d
-        FROM old_posts o JOIN new_posts n ON n.id = o.id, short_title_grams(n.title) AS g
-        WHERE title_listed(n)
+        SELECT DISTINCT n.id, n.id % 16 AS shard, substr(lower(n.title), i, w) AS g, 1 AS d
+        FROM old_posts o JOIN new_posts n ON n.id = o.id,
+             generate_series(1, char_length(n.title)) AS i, (VALUES (1), (2)) AS widths (w)
+        WHERE title_listed(n) AND i + w - 1 <= char_length(n.title)
           AND (o.title IS DISTINCT FROM n.title OR title_listed(o) IS DISTINCT FROM title_listed(n))
         UNION ALL
-        SELECT g, o.id % 16, -1
-        FROM old_posts o JOIN new_posts n ON n.id = o.id, short_title_grams(o.title) AS g
-        WHERE title_listed(o)
+        SELECT DISTINCT o.id, o.id % 16, substr(lower(o.title), i, w), -1
+        FROM old_posts o JOIN new_posts n ON n.id = o.id,
+             generate_series(1, char_length(o.title)) AS i, (VALUES (1), (2)) AS widths (w)
+        WHERE title_listed(o) AND i + w - 1 <= char_length(o.title)
           AND (o.title IS DISTINCT FROM n.title OR title_listed(o) IS DISTINCT FROM title_listed(n))
     ) AS delta
     GROUP BY 1, 2
