@@ -35,11 +35,14 @@
 #   BENCH_CONNECTIONS  connections (50); BENCH_THREADS wrk threads (2)
 #   BENCH_SCENARIOS    a comma list to run a subset (all)
 #   BENCH_SEARCH_WORDS a comma list of the searches list-search runs, each
-#                      measured and reported on its own (inkwell, journey,
-#                      graceful worker, lazy snapshot of, cache test debug:
-#                      about 1%, 4%, 0.02% and a handful of the titles, the
-#                      last three words common apart); v2-search runs the
-#                      first
+#                      measured and reported on its own; v2-search runs the
+#                      first. Unset, list-search searches by classes
+#                      instead: for each run it draws fresh inputs from a
+#                      sample of the seeded titles (search_classes below),
+#                      BENCH_SEARCH_DRAWS of each class, measures each and
+#                      reports the slowest of each class, with the input
+#                      and its total
+#   BENCH_SEARCH_DRAWS inputs drawn per class (3)
 #   BENCH_PG_KEEP      1: keep the seeded PostgreSQL database, named by what
 #                      decides its content as the SQLite file is, and reuse
 #                      it in later runs, rather than seed a scratch one
@@ -119,13 +122,23 @@ token_users=16
 # sample is how many random post ids and cursor positions the scenarios
 # draw from.
 sample=10000
-IFS=, read -ra search_words <<<"${BENCH_SEARCH_WORDS:-inkwell,journey,graceful worker,lazy snapshot of,cache test debug}"
-((${#search_words[@]} > 0)) || die "BENCH_SEARCH_WORDS: want at least one search"
-search_word=${search_words[0]}
+# search_words are the searches list-search runs, and search_classes the
+# class of each ("" for a search given by BENCH_SEARCH_WORDS); drawn
+# searches are drawn at the first store and kept for the others, whose
+# seeds are the same.
+search_words=()
+search_classes=()
+if [[ -n ${BENCH_SEARCH_WORDS:-} ]]; then
+  IFS=, read -ra search_words <<<"$BENCH_SEARCH_WORDS"
+  ((${#search_words[@]} > 0)) || die "BENCH_SEARCH_WORDS: want at least one search"
+  for _ in "${search_words[@]}"; do search_classes+=(""); done
+fi
+search_word=${search_words[0]:-}
+search_draws=${BENCH_SEARCH_DRAWS:-3}
 keep_pg=${BENCH_PG_KEEP:-0}
 password=password
 
-for v in BENCH_POSTS:posts BENCH_DURATION:duration BENCH_WARMUP:warmup BENCH_CONNECTIONS:connections \
+for v in BENCH_SEARCH_DRAWS:search_draws BENCH_POSTS:posts BENCH_DURATION:duration BENCH_WARMUP:warmup BENCH_CONNECTIONS:connections \
   BENCH_THREADS:threads BENCH_PORT:port BCRYPT_COST:cost BENCH_QUIET_WAIT:quiet_wait BENCH_RETRIES:retries \
   BENCH_SSE_STREAMS:sse_streams BENCH_SSE_RATE:sse_rate BENCH_SSE_SECONDS:sse_seconds; do
   var=${v#*:}
@@ -153,7 +166,7 @@ comments=$((3 * posts))
 # The report's command names every variable the caller set, so that it
 # repeats the run.
 command="BENCH_POSTS=$posts BENCH_STORES=$stores BENCH_DURATION=$duration"
-for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_SEARCH_WORDS BENCH_PG_KEEP BENCH_PORT BENCH_PROFILE \
+for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_SEARCH_WORDS BENCH_SEARCH_DRAWS BENCH_PG_KEEP BENCH_PORT BENCH_PROFILE \
   BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BENCH_SSE_STREAMS BENCH_SSE_RATE BENCH_SSE_SECONDS BCRYPT_COST SQLITE_SYNCHRONOUS; do
   [[ -z ${!v:-} ]] || { [[ ${!v} == *' '* ]] && command+=" $v='${!v}'" || command+=" $v=${!v}"; }
 done
@@ -198,6 +211,8 @@ pg_db=
 pg_kept=
 partial=
 search_label=
+search_class=
+searched='{}'
 work=$(mktemp -d "${TMPDIR:-/tmp}/inkwell-bench.XXXXXX")
 
 stop_server() {
@@ -628,6 +643,95 @@ sample() {
   done
 }
 
+# draw_searches draws the searches of list-search, BENCH_SEARCH_DRAWS of
+# each class, from 20,000 published titles drawn at random from the store
+# (the same seed gives every store the same titles), lower-cased as ASCII
+# for the words' shares. The classes, each by what a user may type:
+#
+#   share-1%     a text held by 0.5% to 2% of the sampled titles, the
+#                start of a word of one, and of the words after it, 3 to
+#                10 characters long (the seed's words are each in about 4%
+#                of the titles, "inkwell" in 1%: whole words alone would
+#                not reach these shares)
+#   share-0.1%   the same, held by 0.05% to 0.2% of them
+#   two-words    two words that follow each other in a title
+#   join         3 to 6 characters of a title across the space between
+#                two words, starting at a random character
+#   one-title    a whole title, usually held by that title alone
+#   fragment     3 to 6 characters of a title at a random place, spaces
+#                and all: the seed's words are not the only source
+#   two-chars    2 characters of a title at a random place
+#
+# A search's total, from the API, is reported beside it: the classes by
+# the words' shares are the sample's, the totals the store's.
+draw_searches() {
+  local store=$1 target=$2
+  local titles="SELECT title FROM posts WHERE status = 'published' ORDER BY random() LIMIT 20000"
+  if [[ $store == sqlite ]]; then
+    sqlite3 "$target" "$titles" >"$work/titles.txt"
+  else
+    "${pg[@]}" -d "$target" -Atc "$titles" >"$work/titles.txt"
+  fi
+  [[ -s $work/titles.txt ]] || die "found no published titles in the $store store"
+  local line class input
+  while IFS=$'\t' read -r class input; do
+    search_classes+=("$class")
+    search_words+=("$input")
+  done < <(awk -v draws="$search_draws" -v seed="$RANDOM$RANDOM" '
+    BEGIN { srand(seed) }
+    { t[NR] = $0; lt[NR] = tolower($0) }
+    # share returns a text from the start of a word of a sampled title,
+    # held by lo to hi of the sampled titles.
+    function share(lo, hi,   tries, s, at, len, c, j, cnt) {
+      for (tries = 0; tries < 300; tries++) {
+        s = lt[int(rand() * NR) + 1]
+        at = int(rand() * length(s)) + 1
+        while (at > 1 && substr(s, at - 1, 1) != " ") at--
+        len = int(rand() * 8) + 3
+        if (at + len - 1 > length(s)) continue
+        c = substr(s, at, len)
+        cnt = 0
+        for (j = 1; j <= NR && cnt <= hi * NR; j++) if (index(lt[j], c)) cnt++
+        if (cnt >= lo * NR && cnt <= hi * NR) return c
+      }
+      return ""
+    }
+    function title() { return t[int(rand() * NR) + 1] }
+    function emit(class, s) { if (s != "") print class "\t" s }
+    END {
+      for (d = 0; d < draws; d++) {
+        emit("share-1%", share(0.005, 0.02))
+        emit("share-0.1%", share(0.0005, 0.002))
+        for (tries = 0; tries < 100; tries++) {
+          n = split(title(), w, / +/)
+          if (n >= 2) { i = int(rand() * (n - 1)) + 1; emit("two-words", w[i] " " w[i + 1]); break }
+        }
+        for (tries = 0; tries < 100; tries++) {
+          s = title(); len = int(rand() * 4) + 3
+          sp = index(s, " ")
+          if (sp < 2 || sp >= length(s)) continue
+          # The space at a random place within the fragment.
+          at = sp - int(rand() * (len - 1)) - 1
+          if (at < 1 || at + len - 1 > length(s)) continue
+          emit("join", substr(s, at, len)); break
+        }
+        emit("one-title", title())
+        for (tries = 0; tries < 100; tries++) {
+          s = title(); len = int(rand() * 4) + 3
+          if (length(s) < len) continue
+          emit("fragment", substr(s, int(rand() * (length(s) - len + 1)) + 1, len)); break
+        }
+        for (tries = 0; tries < 100; tries++) {
+          s = title()
+          if (length(s) < 2) continue
+          emit("two-chars", substr(s, int(rand() * (length(s) - 1)) + 1, 2)); break
+        }
+      }
+    }' "$work/titles.txt")
+  ((${#search_words[@]} > 0)) || die "drew no searches from the $store store"
+  search_word=${search_words[0]}
+}
+
 # prepare logs the token users in and reads the list's size through the API,
 # on a server started for that alone.
 prepare() {
@@ -650,7 +754,9 @@ prepare() {
   searched='{}'
   for word in "${search_words[@]}"; do
     local n
-    n=$(curl -fsS --max-time 60 -H 'Accept: application/json' "$base/api/v1/posts?search=$(uri "$word")" | jq -er .meta.total) ||
+    # A search of a million titles may take a while before anything is
+    # kept.
+    n=$(curl -fsS --max-time 120 -H 'Accept: application/json' "$base/api/v1/posts?search=$(uri "$word")" | jq -er .meta.total) ||
       die "GET /api/v1/posts?search=$word failed on $store"
     searched=$(jq -c --arg w "$word" --argjson n "$n" '. + {($w): $n}' <<<"$searched")
   done
@@ -801,8 +907,10 @@ measure() {
     ((other >= 25)) || break
     ((attempt == retries)) || say "$store/$name: other work on the machine disturbed the run; measuring again"
   done
-  jq -sc --arg search "$search_label" 'min_by(.cpu.other_pct + (if .cpu.machine_busy_before_pct >= 30 then 1000 else 0 end)) + {runs: length}
-    + (if $search != "" then {search: $search} else {} end)' \
+  jq -sc --arg search "$search_label" --arg class "${search_class:-}" --argjson searched "$searched" \
+    'min_by(.cpu.other_pct + (if .cpu.machine_busy_before_pct >= 30 then 1000 else 0 end)) + {runs: length}
+    + (if $search != "" then {search: $search, search_total: $searched[$search]} else {} end)
+    + (if $class != "" then {search_class: $class} else {} end)' \
     "$work/attempts.jsonl" >>"$work/results.jsonl"
 }
 
@@ -868,6 +976,7 @@ for store in "${store_list[@]}"; do
       url="postgres://postgres@127.0.0.1:$((port + 2))/$pg_db?sslmode=disable"
     fi
   fi
+  [[ -n ${BENCH_SEARCH_WORDS:-} || ${#search_words[@]} -gt 0 ]] || draw_searches "$store" "${pg_db:-$db}"
   prepare "$store" "$url"
   [[ $store != sqlite-backup ]] || settle_backup "$url"
   jq -nc --arg store "$store" --argjson published "$published" --argjson last_page "$last_page" \
@@ -877,10 +986,12 @@ for store in "${store_list[@]}"; do
   for name in "${run_order[@]}"; do
     selected "$name" || continue
     if [[ $name == list-search ]]; then
-      for search_label in "${search_words[@]}"; do
-        search_word=$search_label
+      for i in "${!search_words[@]}"; do
+        search_word=${search_words[$i]}
+        search_label=$search_word search_class=${search_classes[$i]}
         measure "$store" "$url" "$name"
       done
+      search_class=
       search_label=
       search_word=${search_words[0]}
       continue
@@ -898,6 +1009,15 @@ for store in "${store_list[@]}"; do
 done
 
 # --- the report ---------------------------------------------------------------
+
+# Of the searches drawn by class, each store's slowest of each class stands
+# for the class; the others go with it as draws.
+jq -sc '
+  (map(select(.search_class == null)) | .[]),
+  (map(select(.search_class != null)) | group_by([.store, .search_class]) | .[]
+   | (min_by(.rps) + {draws: map({search, search_total, rps})}))' \
+  "$work/results.jsonl" >"$work/results-classes.jsonl"
+mv "$work/results-classes.jsonl" "$work/results.jsonl"
 
 mkdir -p bench/results
 stem=bench/results/$today-$posts
@@ -980,7 +1100,7 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
   "| scenario | store | req/s | p50 ms | p99 ms | peak RSS MiB | non-2xx | socket errors | CPU % server / postgres / wrk / other | target |",
   "|---|---|--:|--:|--:|--:|--:|--:|--:|---|",
   (.results as $rs | $order[] as $s | $rs[] | select(.scenario == $s and (.scenario | startswith("sse-") | not))
-    | "| \(.scenario)\(if .search then " \"\(.search)\"" else "" end) | \(.store) | \(.rps | fig)\(if .steady_rps then " (steady \(.steady_rps | fig))" else "" end) | \(.p50_ms | r1) | \(.p99_ms | r1) | \(.peak_rss_mib | r1) | \(.non2xx) | \(.socket_errors | add) | \(.cpu.server_pct) / \(.cpu.postgres_pct) / \(.cpu.wrk_pct) / \(.cpu.other_pct)\(if .cpu.machine_busy_before_pct >= 30 or .cpu.other_pct >= 25 then " †" else "" end) | "
+    | "| \(.scenario)\(if .search_class then " \(.search_class): slowest of \(.draws | length), \"\(.search)\" (\(.search_total | n))" elif .search then " \"\(.search)\"" else "" end) | \(.store) | \(.rps | fig)\(if .steady_rps then " (steady \(.steady_rps | fig))" else "" end) | \(.p50_ms | r1) | \(.p99_ms | r1) | \(.peak_rss_mib | r1) | \(.non2xx) | \(.socket_errors | add) | \(.cpu.server_pct) / \(.cpu.postgres_pct) / \(.cpu.wrk_pct) / \(.cpu.other_pct)\(if .cpu.machine_busy_before_pct >= 30 or .cpu.other_pct >= 25 then " †" else "" end) | "
       + (if .target.min then "≥ \(.target.min | fig)" + (if .target.or_min then " or ≥ \(.target.or_min | fig)" else "" end)
            + (if .target.note then " (\(.target.note))" else "" end) elif .target.note then .target.note else "reported" end)
       + (if .ok then " ✓" else " ✗" end) + " |"),

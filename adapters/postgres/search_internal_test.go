@@ -56,33 +56,35 @@ func TestIndexPattern(t *testing.T) {
 	}
 }
 
-// posts_title_joined_trgm is asked about the two characters either side of
-// each place where spaces part two words, and not about a search within
-// one word, with punctuation at its joins, or whose joins give no trigram.
+// posts_title_joined_trgm is asked about ten characters of the search
+// with its spaces taken out, about its first join, when it runs across
+// words, and not about a search within one word, with punctuation at its
+// joins, or whose joins give no trigram.
 func TestJoinPattern(t *testing.T) {
 	for _, c := range []struct {
 		search, want string
 		ok           bool
 	}{
-		{"graceful worker", "%ulwo%", true},
-		{"ful wor", "%ulwo%", true},
-		{"lazy snapshot of", "%zysn%otof%", true},
-		{"graceful  worker", "%ulwo%", true},
+		{"graceful worker", "%cefulworke%", true},
+		{"ful wor", "%fulwor%", true},
+		{"lazy snapshot of", "%lazysnapsh%", true},
+		{"graceful  worker", "%cefulworke%", true},
 		{"graceful,  worker", "", false},
 		{"graceful - worker!", "", false},
-		{"graceful worker, a 100% pass", "%ulwo%a10%", true},
+		{"graceful worker, a 100% pass", "%cefulworke%", true},
 		{"e row 4", "%erow4%", true},
 		{"a b c", "%abc%", true},
 		{"ab cd ef", "%abcdef%", true},
-		{"abc def ghi jkl", "%bcdefghijk%", true},
-		{"graceful worker pool restarts", "%ulwo%erpo%olre%", true},
+		{"abc def ghi jkl", "%abcdefghij%", true},
+		{"graceful worker pool restarts", "%cefulworke%", true},
 		{"100%_off", "", false},
 		{"100 %_off", "", false},
 		{"50_ 1", "", false},
 		{"a b_c d", `%ab\_cd%`, true},
-		{"été à Paris", "%téàPa%", true},
+		{"a 100% pass", `%a100\%pass%`, true},
+		{"été à Paris", "%étéàParis%", true},
 		{"naïve—café", "", false},
-		{"naïve café", "%veca%", true},
+		{"naïve café", "%naïvecafé%", true},
 		{" worker ", "", false},
 		{"inkwell", "", false},
 		{"a b", "", false},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/inkwell/inkwell/adapters/internal/shorttitle"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -63,6 +64,23 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchC
 
 	var version int64
 	var c searchCounts
+	if shorttitle.Kept(f.Search) {
+		// The published matches of one or two characters are kept by the
+		// triggers of migration 0022 (package shorttitle), and read in the
+		// statement that counts the rest: no version to ask, nothing to
+		// keep. Every parameter must be used, so without the viewer's
+		// posts the search takes the pattern's place.
+		shortArgs := []any{perCallMode, f.Search}
+		if withOwn {
+			shortArgs = append(args, f.Search)
+		}
+		short := `(SELECT coalesce(sum(titles), 0) FROM short_title_counts WHERE gram = lower($` + strconv.Itoa(len(shortArgs)-1) + `))::bigint`
+		err := r.conn.QueryRow(ctx, `SELECT `+publishedSQL+`, `+short+`, `+own, shortArgs...).Scan(&c.published, &c.matched, &c.own)
+		if err != nil {
+			return searchCounts{}, true, storeError("count posts by short title", err)
+		}
+		return c, true, nil
+	}
 	versionSQL, versionArgs := `SELECT `+titleVersionSQL+`, `+publishedSQL+`, 0::bigint`, []any(nil)
 	if withOwn {
 		versionSQL, versionArgs = `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+own, args
@@ -83,11 +101,18 @@ func (r postViews) searchTotal(ctx context.Context, f ports.PostFilter) (searchC
 	}
 	matched := `(SELECT count(*) FROM posts p
  WHERE p.status = 'published' AND ` + searchTerm(matchSearch, "$1", cands) + `)`
-	err = r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
-		Scan(&version, &c.published, &c.matched, &c.own)
+	// A search asked by many readers at once is counted by one of them
+	// (searchtotal.Cache.Share); the others take its total and keep the
+	// counts of their own snapshot.
+	n, _, err := r.totals.Share(ctx, f.Search, version, func() (int, int64, error) {
+		var at int64
+		err := r.conn.QueryRow(ctx, `SELECT `+titleVersionSQL+`, `+publishedSQL+`, `+matched+`, `+own, args...).
+			Scan(&at, &c.published, &c.matched, &c.own)
+		return int(c.matched), at, err
+	})
 	if err != nil {
 		return searchCounts{}, true, storeError("count posts by title", err)
 	}
-	r.totals.Put(f.Search, version, int(c.matched))
+	c.matched = int64(n)
 	return c, true, nil
 }

@@ -19,3 +19,7 @@ func TestStore(t *testing.T) {
 func BenchmarkAuthenticate(b *testing.B) {
 	portstest.BenchAuthenticate(b, newStore)
 }
+
+func BenchmarkCreatePost(b *testing.B) {
+	portstest.BenchCreatePost(b, newStore)
+}

@@ -28,16 +28,19 @@ func TestCandidateQuery(t *testing.T) {
 }
 
 // A phrase across words is asked of published_joined_titles by the
-// phrases of its joins' pieces of three characters or more.
+// phrases of its joins' pieces of three characters or more, and of its
+// first and last three characters without spaces where no piece holds
+// them.
 func TestJoinQuery(t *testing.T) {
 	for _, c := range []struct {
 		needle, want string
 		ok           bool
 	}{
-		{"graceful worker", `"ulwo"`, true},
-		{"lazy snapshot of", `"zysn" AND "otof"`, true},
-		{"a b, graceful worker", `"ulwo"`, true},
-		{"ful wor", `"ulwo"`, true},
+		{"graceful worker", `"ulwo" AND "gra" AND "ker"`, true},
+		{"lazy snapshot of", `"zysn" AND "otof" AND "laz"`, true},
+		{"a b, graceful worker", `"ulwo" AND "ab," AND "ker"`, true},
+		{"ful wor", `"ulwo" AND "ful" AND "wor"`, true},
+		{"before o", `"reo" AND "bef"`, true},
 		{"graceful, worker", "", false},
 		{"a b", "", false},
 		{"inkwell", "", false},

@@ -11,6 +11,7 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
+	"github.com/inkwell/inkwell/adapters/internal/shorttitle"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -141,6 +142,13 @@ func trigramSearch(needle string) bool {
 	return utf8.RuneCountInString(needle) >= 3
 }
 
+// shortSearch reports whether f searches for one or two characters and
+// filters by nothing else, so that searchCount reads its total from the
+// counts of migration 0022.
+func shortSearch(f ports.PostFilter) bool {
+	return f.Search != "" && f.AuthorID == 0 && f.TagSlug == "" && shorttitle.Kept(strings.ToLower(f.Search))
+}
+
 // publishedOnly reports whether f keeps published posts only.
 func publishedOnly(f ports.PostFilter) bool {
 	return f.Status == domain.StatusPublished || (f.Status == "" && f.Viewer == 0)
@@ -205,6 +213,21 @@ func (r postViews) listCounted(ctx context.Context, f ports.PostFilter, page por
 		})
 		return list, total, err
 	}
+	if shortSearch(f) && page.Limit > 0 {
+		// The total is kept (searchCount) and the page walks the newest
+		// posts, both on one snapshot; past the total there is no walk.
+		var list []domain.Post
+		var total int
+		err := r.snapshot(ctx, func(r postViews) (err error) {
+			if total, err = r.count(ctx, f); err != nil || page.Offset >= total {
+				list = []domain.Post{}
+				return err
+			}
+			list, err = r.list(ctx, f, page)
+			return err
+		})
+		return list, total, err
+	}
 	list, err := r.list(ctx, f, page)
 	if err != nil {
 		return nil, 0, err
@@ -262,16 +285,25 @@ WHERE ` + cond
 }
 
 // searchCount counts the posts a search of published_titles matches when
-// f filters by nothing else: the index alone counts the published posts,
-// and a viewer's own drafts are added from posts_author_id. It returns
-// false for any other filter.
+// f filters by nothing else: the index alone counts the published posts, or
+// for a search of one or two characters the counts of migration 0022, and
+// a viewer's own drafts are added from posts_author_id. It returns false
+// for any other filter.
 func (r postViews) searchCount(ctx context.Context, f ports.PostFilter) (int, bool, error) {
 	needle := strings.ToLower(f.Search)
-	if f.AuthorID != 0 || f.TagSlug != "" || !trigramSearch(needle) {
+	short := shorttitle.Kept(needle)
+	if f.AuthorID != 0 || f.TagSlug != "" || !(trigramSearch(needle) || short) {
 		return 0, false, nil
 	}
 	var published, drafts int
-	if publishedOnly(f) || f.Status == "" {
+	switch {
+	case !(publishedOnly(f) || f.Status == ""):
+	case short:
+		var err error
+		if published, err = r.shortTitles(ctx, needle); err != nil {
+			return 0, true, err
+		}
+	default:
 		err := r.c.readDB.QueryRowContext(ctx, `SELECT count(*) FROM published_titles WHERE published_titles MATCH ?`,
 			ftsPhrase(needle)).Scan(&published)
 		if err != nil {

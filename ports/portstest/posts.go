@@ -33,6 +33,7 @@ var postTests = []storeTest{
 	{"ListMatchesScan", testPostListMatchesScan},
 	{"SearchThroughWrites", testPostSearchThroughWrites},
 	{"SearchEitherWay", testPostSearchEitherWay},
+	{"SearchAnyText", testPostSearchAnyText},
 	{"ImagePathsByAuthor", testPostImagePathsByAuthor},
 	{"CountThroughWrites", testPostCountThroughWrites},
 	{"CountConcurrentWrites", testPostCountConcurrentWrites},

@@ -55,11 +55,12 @@ func testPostSearchThroughWrites(t *testing.T, st ports.Store) {
 	}
 	annDraft := create(ann.ID, "A quill draft", domain.StatusDraft)
 
-	searches := []ports.PostFilter{
-		{Search: word},
-		{Search: "QUILL"},
-		{Viewer: ann.ID, Search: word},
-		{Viewer: ann.ID, Status: domain.StatusPublished, Search: word},
+	// "qu" and "Q" are held by the same titles: searches of one or two
+	// characters, whose totals a store may keep apart.
+	var searches []ports.PostFilter
+	for _, search := range []string{word, "QUILL", "qu", "Q"} {
+		searches = append(searches, ports.PostFilter{Search: search}, ports.PostFilter{Viewer: ann.ID, Search: search},
+			ports.PostFilter{Viewer: ann.ID, Status: domain.StatusPublished, Search: search})
 	}
 	checkSearches := func(step string, r ports.Repos) {
 		t.Helper()
@@ -69,7 +70,7 @@ func testPostSearchThroughWrites(t *testing.T, st ports.Store) {
 			must(t, step+": the plain list", err)
 			var want []int64
 			for _, v := range all {
-				if strings.Contains(strings.ToLower(v.Post.Title()), word) {
+				if strings.Contains(strings.ToLower(v.Post.Title()), strings.ToLower(f.Search)) {
 					want = append(want, v.Post.ID())
 				}
 			}

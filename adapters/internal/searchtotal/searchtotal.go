@@ -17,7 +17,10 @@
 // where no uncommitted change is visible.
 package searchtotal
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Cache holds totals by search, all counted at the newest version it has
 // seen. Versions only grow, so a total of an older version is never asked
@@ -27,6 +30,21 @@ type Cache struct {
 	max     int
 	version int64
 	totals  map[string]int
+	flights map[flightKey]*flight
+}
+
+// flightKey names a count in progress: a search at a version.
+type flightKey struct {
+	search  string
+	version int64
+}
+
+// flight is a count in progress, done once its outcome is set.
+type flight struct {
+	done    chan struct{}
+	total   int
+	version int64
+	err     error
 }
 
 // Size is how many searches a Cache holds: a few hundred kilobytes at
@@ -35,7 +53,7 @@ const Size = 4096
 
 // New returns an empty cache of up to Size searches.
 func New() *Cache {
-	return &Cache{max: Size, totals: make(map[string]int)}
+	return &Cache{max: Size, totals: make(map[string]int), flights: make(map[flightKey]*flight)}
 }
 
 // Get returns the total of the search key counted at version, if kept.
@@ -70,4 +88,49 @@ func (c *Cache) Put(key string, version int64, total int) {
 		}
 	}
 	c.totals[key] = total
+}
+
+// Share counts key by count, which returns the total and the version of
+// the titles it counted at, and keeps the total. While a count of key at
+// version runs, the callers that ask for the same wait for it rather than
+// count again: a search nobody counted yet, asked by fifty readers at
+// once, costs one count, not fifty, which on a common text at a million
+// posts made every one of them wait for seconds. A waiter takes the
+// total when it was counted at version, the one the waiter read, and
+// counts by itself otherwise (the count failed, or saw a newer version).
+// counted reports whether this caller's count ran, so that what else it
+// read is there.
+func (c *Cache) Share(ctx context.Context, key string, version int64, count func() (int, int64, error)) (total int, counted bool, err error) {
+	k := flightKey{key, version}
+	c.mu.Lock()
+	f, waiting := c.flights[k]
+	if !waiting {
+		f = &flight{done: make(chan struct{})}
+		c.flights[k] = f
+	}
+	c.mu.Unlock()
+	if waiting {
+		select {
+		case <-f.done:
+			if f.err == nil && f.version == version {
+				return f.total, false, nil
+			}
+		case <-ctx.Done():
+			return 0, false, ctx.Err()
+		}
+		total, at, err := count()
+		if err == nil {
+			c.Put(key, at, total)
+		}
+		return total, true, err
+	}
+	f.total, f.version, f.err = count()
+	c.mu.Lock()
+	delete(c.flights, k)
+	c.mu.Unlock()
+	close(f.done)
+	if f.err == nil {
+		c.Put(key, f.version, f.total)
+	}
+	return f.total, true, f.err
 }

@@ -2,7 +2,10 @@ package searchtotal
 
 import (
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestCache(t *testing.T) {
@@ -55,5 +58,84 @@ func TestCacheBound(t *testing.T) {
 	c.Put(last, 1, 1)
 	if len(c.totals) != Size {
 		t.Errorf("putting a kept search again left %d searches", len(c.totals))
+	}
+}
+
+// TestShareCountsOnce holds concurrent askers of one search at one version
+// to one count, every one of them getting its total, and a later asker
+// to the kept total.
+func TestShareCountsOnce(t *testing.T) {
+	c := New()
+	var counts atomic.Int32
+	release := make(chan struct{})
+	count := func() (int, int64, error) {
+		counts.Add(1)
+		<-release
+		return 42, 7, nil
+	}
+	const askers = 20
+	var wg sync.WaitGroup
+	var started sync.WaitGroup
+	totals := make([]int, askers)
+	started.Add(askers)
+	for i := range askers {
+		wg.Go(func() {
+			started.Done()
+			n, _, err := c.Share(t.Context(), "word", 7, count)
+			if err != nil {
+				t.Errorf("Share: %v", err)
+			}
+			totals[i] = n
+		})
+	}
+	started.Wait()
+	// Every asker is in Share, or about to be; the count waits for the
+	// release, so they meet it in flight.
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if got := counts.Load(); got != 1 {
+		t.Errorf("counts: got %d, want 1", got)
+	}
+	for i, n := range totals {
+		if n != 42 {
+			t.Errorf("asker %d: got %d, want 42", i, n)
+		}
+	}
+	if n, ok := c.Get("word", 7); !ok || n != 42 {
+		t.Errorf("Get after Share: got %d, %v, want 42, true", n, ok)
+	}
+}
+
+// TestShareCountsAgainAtAnotherVersion holds a waiter whose version the
+// count did not see to a count of its own.
+func TestShareCountsAgainAtAnotherVersion(t *testing.T) {
+	c := New()
+	release := make(chan struct{})
+	inFlight := make(chan struct{})
+	go func() {
+		_, _, _ = c.Share(t.Context(), "word", 7, func() (int, int64, error) {
+			close(inFlight)
+			<-release
+			return 42, 8, nil
+		})
+	}()
+	<-inFlight
+	var own bool
+	done := make(chan int)
+	go func() {
+		n, counted, _ := c.Share(t.Context(), "word", 7, func() (int, int64, error) {
+			own = true
+			return 43, 7, nil
+		})
+		if !counted {
+			n = -1
+		}
+		done <- n
+	}()
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	if n := <-done; n != 43 || !own {
+		t.Errorf("waiter: got %d (own count %v), want its own count 43", n, own)
 	}
 }

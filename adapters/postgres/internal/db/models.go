@@ -162,6 +162,12 @@ type Session struct {
 	Kind         string
 }
 
+type ShortTitleCount struct {
+	Gram   string
+	Shard  int16
+	Titles int64
+}
+
 type Tag struct {
 	ID        int64
 	Name      string

@@ -174,6 +174,11 @@ type Session struct {
 	Kind         string
 }
 
+type ShortTitleCount struct {
+	Gram   string
+	Titles int64
+}
+
 type Tag struct {
 	ID        int64
 	Name      string
