@@ -8,6 +8,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/purge"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
@@ -34,6 +35,8 @@ type Config struct {
 	PasswordReset app.PasswordResetConfig
 	// Directory is area B's: whether its writes need a token.
 	Directory app.DirectoryConfig
+	// Cache is the cache of anonymous reads.
+	Cache CacheConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command
@@ -52,4 +55,9 @@ type Service struct {
 	Webhooks *app.WebhookWorker
 	// Mail sends the outbox's mails; every replica runs it.
 	Mail *app.MailWorker
+	// CacheInvalidation evicts from the cache of anonymous reads what each
+	// event changed, and Purger tells a shared cache in front (nil: none);
+	// every replica runs both.
+	CacheInvalidation *app.CacheInvalidation
+	Purger            *purge.Purger
 }

@@ -22,7 +22,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Cache"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
@@ -39,6 +39,9 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events", "AdminRights", "AdminSetup"),
 		NewConsole,
 		NewHosted,
+		newCache,
+		newPurger,
+		newCacheInvalidation,
 		NewServices,
 		httpapi.New,
 		wire.Struct(new(Service), "*"),

@@ -76,7 +76,11 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	useCases := NewUseCases(useCaseDeps)
 	console := NewConsole(config, log, useCases)
 	hosted := NewHosted(config, log, useCases)
-	services := NewServices(useCases, store, fileStore, console, hosted)
+	cacheConfig := cfg.Cache
+	cache := newCache(cacheConfig)
+	purger := newPurger(cacheConfig, log)
+	cacheInvalidation := newCacheInvalidation(store, eventsConfig, cache, purger)
+	services := NewServices(useCases, store, fileStore, console, hosted, cache, cacheInvalidation)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
@@ -87,14 +91,16 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	mailer := mail.New(mailConfig, log)
 	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
 	service := &Service{
-		Server:      server,
-		Store:       store,
-		Tokens:      tokens,
-		Events:      events,
-		AdminRights: adminRights,
-		AdminSetup:  adminSetup,
-		Webhooks:    webhookWorker,
-		Mail:        mailWorker,
+		Server:            server,
+		Store:             store,
+		Tokens:            tokens,
+		Events:            events,
+		AdminRights:       adminRights,
+		AdminSetup:        adminSetup,
+		Webhooks:          webhookWorker,
+		Mail:              mailWorker,
+		CacheInvalidation: cacheInvalidation,
+		Purger:            purger,
 	}
 	return service, func() {
 		cleanup()

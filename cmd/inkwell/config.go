@@ -69,6 +69,12 @@ type environment struct {
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
 
+	// The cache of anonymous reads: its memory bound (0 turns it off), the
+	// time to live of an answer, and where purges of a shared cache go.
+	HTTPCacheMaxBytes int64         `env:"HTTP_CACHE_MAX_BYTES" envDefault:"67108864"`
+	HTTPCacheTTL      time.Duration `env:"HTTP_CACHE_TTL" envDefault:"60s"`
+	HTTPCachePurgeURL string        `env:"HTTP_CACHE_PURGE_URL"`
+
 	// The caps of the event streams open at once on one replica, per
 	// token (or browser session) and per client address; 0: no cap.
 	EventsMaxStreamsPerToken   int `env:"EVENTS_MAX_STREAMS_PER_TOKEN" envDefault:"10"`
@@ -233,6 +239,12 @@ func (e environment) check() error {
 		return fmt.Errorf("EVENTS_RETENTION: %s must be positive", e.EventsRetention)
 	case e.EventsHeartbeat <= 0:
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
+	case e.HTTPCacheMaxBytes < 0:
+		return fmt.Errorf("HTTP_CACHE_MAX_BYTES: %d is negative (0 turns the cache off)", e.HTTPCacheMaxBytes)
+	case e.HTTPCacheTTL < time.Second:
+		return fmt.Errorf("HTTP_CACHE_TTL: %s must be at least 1s", e.HTTPCacheTTL)
+	case e.HTTPCachePurgeURL != "" && !validPurgeURL(e.HTTPCachePurgeURL):
+		return fmt.Errorf("HTTP_CACHE_PURGE_URL: %q is not an http:// or https:// URL", e.HTTPCachePurgeURL)
 	case e.EventsMaxStreamsPerToken < 0:
 		return fmt.Errorf("EVENTS_MAX_STREAMS_PER_TOKEN: %d is negative (0 turns the cap off)", e.EventsMaxStreamsPerToken)
 	case e.EventsMaxStreamsPerAddress < 0:
@@ -400,6 +412,10 @@ func (e environment) service() inkwell.Config {
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
 		Events:      e.events(),
+		Cache: inkwell.CacheConfig{
+			CacheConfig: httpapi.CacheConfig{MaxBytes: e.HTTPCacheMaxBytes, TTL: e.HTTPCacheTTL},
+			PurgeURL:    e.HTTPCachePurgeURL,
+		},
 		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords:   passwords.Config{Cost: e.BcryptCost},
 		Files:       e.files(e.StorageDir),
@@ -495,4 +511,10 @@ func (e environment) events() app.EventsConfig {
 		MaxStreamsPerCredential: e.EventsMaxStreamsPerToken,
 		MaxStreamsPerAddress:    e.EventsMaxStreamsPerAddress,
 	}
+}
+
+// validPurgeURL reports whether u is an absolute http or https URL.
+func validPurgeURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }

@@ -189,7 +189,8 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 }
 
 // background runs what every replica does besides serving requests:
-// pruning the outbox, delivering webhooks and sending mail. The function it returns
+// pruning the outbox, delivering webhooks, sending mail, and evicting from
+// the cache of anonymous reads what the outbox says changed. The function it returns
 // stops them and waits until they have.
 func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
@@ -197,6 +198,12 @@ func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) fun
 	wg.Go(func() { pruneEvents(ctx, svc.Events, log) })
 	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
 	wg.Go(func() { svc.Mail.Run(ctx, func(err error) { log.Error("mail", "err", err) }) })
+	wg.Go(func() {
+		svc.CacheInvalidation.Run(ctx, func(err error) { log.Warn("cache invalidation", "err", err) })
+	})
+	if svc.Purger != nil {
+		wg.Go(func() { svc.Purger.Run(ctx) })
+	}
 	return func() {
 		cancel()
 		wg.Wait()
