@@ -189,7 +189,7 @@ func TestCacheNeverMixesCredentials(t *testing.T) {
 		if r := h.do("GET", "/api/v1/posts/"+draft, nil, as(token)...); r.status != http.StatusOK || r.xCache() == "HIT" {
 			t.Fatalf("the author's draft: %d %q", r.status, r.xCache())
 		}
-		if r := h.do("GET", "/api/v1/posts/" + draft, nil); r.status != http.StatusNotFound {
+		if r := h.do("GET", "/api/v1/posts/"+draft, nil); r.status != http.StatusNotFound {
 			t.Fatalf("the draft, anonymously, after its author read it: %d %s", r.status, r.raw)
 		}
 

@@ -128,6 +128,14 @@ func (rc *Cache) WeightedSize() uint64 {
 	return rc.entries.WeightedSize()
 }
 
+// CleanUp runs the cache's pending upkeep (evictions past the bound,
+// expiries) now rather than at its next read or write.
+func (rc *Cache) CleanUp() {
+	if rc != nil {
+		rc.entries.CleanUp()
+	}
+}
+
 // Len is how many entries rc holds now.
 func (rc *Cache) Len() int {
 	if rc == nil {
