@@ -2,11 +2,14 @@ package httpapi
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -35,12 +38,16 @@ const catchUpTimeout = 5 * time.Second
 // evictAfterWrites makes a write's own replica evict what the write
 // changed before it answers: once the route ran, the replica's reader of
 // the outbox reads up to the newest event, the write's among them. A write
-// that committed nothing finds nothing new. A failed read leaves the
-// eviction to the reader's next pass.
+// refused (4xx) committed nothing and reads nothing, so refusals cost no
+// query; a fault may have come after a commit, so it reads. A failed read
+// leaves the eviction to the reader's next pass.
 func (s *Server) evictAfterWrites(c *fiber.Ctx) error {
 	err := c.Next()
 	switch c.Method() {
 	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+		return err
+	}
+	if refused(c, err) {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), catchUpTimeout)
@@ -49,6 +56,25 @@ func (s *Server) evictAfterWrites(c *fiber.Ctx) error {
 		s.log.Warn("cache: read the outbox after a write", "err", cerr)
 	}
 	return err
+}
+
+// refused reports whether the answer to a write is a refusal: a 4xx, set
+// or still to be rendered from err.
+func refused(c *fiber.Ctx, err error) bool {
+	status := c.Response().StatusCode()
+	if err != nil {
+		var de *domain.Error
+		var fe *fiber.Error
+		switch {
+		case errors.As(err, &de):
+			status = web.Status(de)
+		case errors.As(err, &fe):
+			status = fe.Code
+		default:
+			status = http.StatusInternalServerError
+		}
+	}
+	return status >= 400 && status < 500
 }
 
 // evict drops this replica's answers of tags at once, for the writes that
