@@ -94,6 +94,13 @@ func TestCacheServesAnonymousReads(t *testing.T) {
 			wantCache(t, h.do("GET", path, nil), "MISS")
 			wantCache(t, h.do("GET", path, nil), "HIT")
 		}
+		h.do("GET", "/api/v1/posts", nil, as(token)...)
+		metrics := string(h.do("GET", "/metrics", nil).raw)
+		for _, want := range []string{"\nhttp_cache_hits_total 7\n", "\nhttp_cache_misses_total 6\n", "\nhttp_cache_bypasses_total 1\n", "\nhttp_cache_entries "} {
+			if !strings.Contains(metrics, want) {
+				t.Errorf("/metrics lacks %q", strings.TrimSpace(want))
+			}
+		}
 	})
 }
 

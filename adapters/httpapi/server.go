@@ -155,6 +155,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	}
 	s.cached = s.cache.Handler(s.baseURL)
 	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
+	if s.cache.Enabled() {
+		s.metrics.registerCache(s.cache.Stats)
+	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	if cfg.AppURL == "" {
 		s.auth.ownOrigin = s.proxies.Origin

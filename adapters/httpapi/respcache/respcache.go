@@ -65,6 +65,33 @@ type Cache struct {
 	seq     atomic.Uint64
 	evicted map[string]uint64
 	floor   uint64
+
+	// The counts of Stats.
+	hits, misses, bypasses, tagsEvicted atomic.Int64
+}
+
+// Stats are the cache's counts since it started, for /metrics.
+type Stats struct {
+	// Hits, Misses and Bypasses count the GETs of cached routes answered
+	// from the cache, by the route for want of a kept answer, and by the
+	// route because they carried a credential.
+	Hits, Misses, Bypasses int64
+	// TagsEvicted counts the tags evicted.
+	TagsEvicted int64
+	// Bytes and Entries are what the cache holds now.
+	Bytes   uint64
+	Entries int
+}
+
+// Stats returns the counts of rc; zero for an off cache.
+func (rc *Cache) Stats() Stats {
+	if rc == nil {
+		return Stats{}
+	}
+	return Stats{
+		Hits: rc.hits.Load(), Misses: rc.misses.Load(), Bypasses: rc.bypasses.Load(),
+		TagsEvicted: rc.tagsEvicted.Load(), Bytes: rc.entries.WeightedSize(), Entries: rc.entries.EstimatedSize(),
+	}
 }
 
 var _ ports.CacheEvictor = (*Cache)(nil)
@@ -149,6 +176,7 @@ func (rc *Cache) Evict(tags []string) {
 	if rc == nil || len(tags) == 0 {
 		return
 	}
+	rc.tagsEvicted.Add(int64(len(tags)))
 	var keys []string
 	rc.mu.Lock()
 	s := rc.seq.Add(1)
@@ -302,15 +330,18 @@ func (rc *Cache) Handler(base func(*fiber.Ctx) string) fiber.Handler {
 		}
 		c.Vary(varyOn...)
 		if rc.credentialed(c) {
+			rc.bypasses.Add(1)
 			c.Set(fiber.HeaderCacheControl, "private, no-store")
 			c.Set(HeaderXCache, Miss)
 			return c.Next()
 		}
 		key := keyOf(c, base(c))
 		if e, ok := rc.entries.GetIfPresent(key); ok {
+			rc.hits.Add(1)
 			rc.serve(c, e, Hit)
 			return nil
 		}
+		rc.misses.Add(1)
 		start := rc.seq.Load()
 		before := map[string]bool{}
 		c.Response().Header.VisitAll(func(k, _ []byte) { before[strings.ToLower(string(k))] = true })
