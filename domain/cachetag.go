@@ -40,9 +40,15 @@ var collectionTags = map[string]string{TopicUsers: TagPeople}
 // a comment's event (PostID), with every list of posts; and the record
 // the payload holds. A type whose subject it cannot tell evicts every
 // list of posts as well, since that is what most answers show. Internal
-// records change nothing a reader sees and evict nothing.
+// records change nothing a reader sees and evict nothing, except the one
+// that ends every credential of an account, as its deletion does: the
+// comments it wrote on others' posts go with it, so every answer showing
+// the account goes too.
 func (e Event) CacheTags() []string {
 	if e.Internal() {
+		if r := e.Payload.Revocation; r != nil && r.AllTokens && r.AllSessions {
+			return []string{AccountTag(r.UserID)}
+		}
 		return nil
 	}
 	topic := e.Type.Topic()

@@ -22,6 +22,7 @@ func TestCacheTags(t *testing.T) {
 		{"product.deleted", Event{Type: ProductDeleted, Payload: EventPayload{Product: &Product{ID: 9}}}, []string{"products", "product:9"}},
 		{"an unknown subject", Event{Type: "gallery.created"}, []string{"gallerys", "posts"}},
 		{"a revocation", NewRevocationEvent(Revocation{UserID: 1, AllTokens: true}, Event{}.CreatedAt), nil},
+		{"an account's end", NewRevocationEvent(Revocation{UserID: 1, AllTokens: true, AllSessions: true}, Event{}.CreatedAt), []string{"user:1"}},
 	}
 	for _, c := range cases {
 		if got := c.e.CacheTags(); !slices.Equal(got, c.want) {
