@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/inkwell/inkwell/ports"
@@ -26,6 +27,12 @@ type CacheInvalidation struct {
 	mu      sync.Mutex
 	last    int64
 	started bool
+	// asked numbers the calls of CatchUp; served is the number of the
+	// last call asked before a read that has finished began: that read saw
+	// every commit made before those calls, so they need no read of their
+	// own. Writes that finish together then share one read.
+	asked  atomic.Int64
+	served int64
 }
 
 var _ ports.CacheFreshness = (*CacheInvalidation)(nil)
@@ -74,8 +81,22 @@ func (ci *CacheInvalidation) CatchUp(ctx context.Context) error {
 	if !ci.Enabled() {
 		return nil
 	}
+	ticket := ci.asked.Add(1)
 	ci.mu.Lock()
 	defer ci.mu.Unlock()
+	if ci.served >= ticket {
+		return nil
+	}
+	upTo := ci.asked.Load()
+	if err := ci.read(ctx); err != nil {
+		return err
+	}
+	ci.served = upTo
+	return nil
+}
+
+// read evicts for every event after the last one read. ci.mu is held.
+func (ci *CacheInvalidation) read(ctx context.Context) error {
 	repos := ci.store.Repos()
 	if !ci.started {
 		last, err := repos.Events.Last(ctx)
