@@ -14,7 +14,7 @@ export TEST_DATABASE_URL ?= $(or $(file < .test-database-url),postgres://postgre
 # stay out of the service's go.mod.
 TOOL := $(GO) tool -modfile=tools/go.mod
 
-.PHONY: run build test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench clean console-assets
+.PHONY: run build image image-context test test-short services check fmt vet staticcheck generate gen-check arch lint-openapi fuzz bench bench-image clean console-assets
 
 # -buildvcs=auto stamps the git revision into the binary (inkwell version)
 # even where GOFLAGS turns stamping off, and builds without it outside a
@@ -26,9 +26,22 @@ run:
 build:
 	$(GO) build -buildvcs=auto -o bin/inkwell ./cmd/inkwell
 
+# image builds the container image inkwell:VERSION and inkwell:latest with
+# podman, FROM scratch, pulling nothing: scripts/image.sh stages the static
+# binary, the CA bundle, the time zone data and a nonroot user in bin/image
+# for the Containerfile. VERSION is git describe's unless given; the podman
+# flags are scripts/podman.sh's. The image tests build it the same way.
+image:
+	GO=$(GO) bash scripts/image.sh
+
+# image-context only stages bin/image, for a builder other than podman:
+# docker build -f Containerfile bin/image.
+image-context:
+	GO=$(GO) STAGE_ONLY=1 bash scripts/image.sh
+
 # services starts (or installs) PostgreSQL, creates a test role when
-# TEST_DATABASE_URL cannot log in, and installs Chromium and versitygw when
-# missing; it prints a line for each of these it does (scripts/services.sh).
+# TEST_DATABASE_URL cannot log in, and installs Chromium, versitygw, podman
+# and runc when missing; it prints a line for each of these it does (scripts/services.sh).
 services:
 	@bash scripts/services.sh
 
@@ -127,6 +140,12 @@ fuzz:
 # the run. It needs wrk, jq, curl, psql and sqlite3.
 bench:
 	@bash scripts/bench.sh
+
+# bench-image measures the container image against the plain binary
+# (scripts/bench-image.sh): build time, size, start-to-ready time, and
+# list and create throughput. It needs podman, wrk, curl and jq, as root.
+bench-image:
+	@bash scripts/bench-image.sh
 
 clean:
 	rm -rf bin

@@ -37,6 +37,8 @@ type Config struct {
 	Directory app.DirectoryConfig
 	// Cache is the cache of anonymous reads.
 	Cache CacheConfig
+	// Trash is how long deleted posts and comments stay restorable.
+	Trash app.TrashConfig
 }
 
 // Service is the assembled service: the HTTP server and what the command
@@ -60,4 +62,7 @@ type Service struct {
 	// every replica runs both.
 	CacheInvalidation *app.CacheInvalidation
 	Purger            *purge.Purger
+	// Trash purges what stayed in the trash past its retention; every
+	// replica runs it.
+	Trash *app.TrashPurger
 }

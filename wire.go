@@ -22,7 +22,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Cache"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash", "Cache"),
 		openStore,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
 		random.NewSecrets, wire.Bind(new(ports.SecretGenerator), new(random.Secrets)),
@@ -34,6 +34,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		mail.New,
 		app.NewOutbox,
 		app.NewMailWorker,
+		app.NewTrashPurger,
 		wire.Struct(new(UseCaseDeps), "*"),
 		NewUseCases,
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events", "AdminRights", "AdminSetup"),

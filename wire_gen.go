@@ -90,6 +90,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
 	mailer := mail.New(mailConfig, log)
 	mailWorker := app.NewMailWorker(store, mailer, utc, outbox, appMailConfig)
+	trashConfig := cfg.Trash
+	trashPurger := app.NewTrashPurger(store, fileStore, utc, trashConfig)
 	service := &Service{
 		Server:            server,
 		Store:             store,
@@ -101,6 +103,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Mail:              mailWorker,
 		CacheInvalidation: cacheInvalidation,
 		Purger:            purger,
+		Trash:             trashPurger,
 	}
 	return service, func() {
 		cleanup()

@@ -67,6 +67,13 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 				{"Posts.Delete", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					return svc.Posts.Delete(ctx, a, missing, ports.Precondition{})
 				}},
+				{"Posts.Purge", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					return svc.Posts.Purge(ctx, a, missing, ports.Precondition{})
+				}},
+				{"Posts.Restore", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					_, err := svc.Posts.Restore(ctx, a, missing)
+					return err
+				}},
 				{"Profile.Update", domain.WriteProfile, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					_, _, err := svc.Profile.Update(ctx, a, ports.ProfileInput{Name: ports.Some("")}, ports.Precondition{})
 					return err
@@ -92,6 +99,13 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 				}},
 				{"Comments.Delete", domain.WriteComments, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					return svc.Comments.Delete(ctx, a, missing, ports.Precondition{})
+				}},
+				{"Comments.Purge", domain.WriteComments, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					return svc.Comments.Purge(ctx, a, missing, ports.Precondition{})
+				}},
+				{"Comments.Restore", domain.WriteComments, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					_, err := svc.Comments.Restore(ctx, a, missing)
+					return err
 				}},
 				{"Tags.Create", domain.WriteTags, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					_, err := svc.Tags.Create(ctx, a, "")

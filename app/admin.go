@@ -356,7 +356,8 @@ func authorAndTags(ctx context.Context, r ports.Repos, post domain.Post) (domain
 	return author, tags, err
 }
 
-// DeletePost implements ports.Admin.
+// DeletePost implements ports.Admin: the post goes to the trash, as its
+// author's deletion sends it.
 func (a *Admin) DeletePost(ctx context.Context, c ports.AdminCaller, id int64) error {
 	var image string
 	err := a.act(ctx, c, domain.AuditPostDelete, domain.SubjectPost, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
@@ -369,20 +370,24 @@ func (a *Admin) DeletePost(ctx context.Context, c ports.AdminCaller, id int64) e
 		if err != nil {
 			return nil, err
 		}
-		if err := r.Posts.Delete(ctx, id); err != nil {
+		if err := r.Trash.TrashPost(ctx, id, now); err != nil {
 			return nil, err
 		}
-		image = post.ImagePath()
-		return []domain.Event{domain.NewPostEvent(domain.PostDeleted, post, author, tags, now)}, nil
+		if p := post.ImagePath(); p != "" {
+			if err := a.files.MoveToTrash(ctx, p); err != nil {
+				return nil, err
+			}
+			image = p
+		}
+		return []domain.Event{domain.NewPostEvent(domain.PostTrashed, post, author, tags, now)}, nil
 	})
-	if err != nil {
-		return err
+	if err != nil && image != "" {
+		_ = a.files.MoveFromTrash(context.WithoutCancel(ctx), image)
 	}
-	removeFiles(ctx, a.files, image)
-	return nil
+	return err
 }
 
-// DeleteComment implements ports.Admin.
+// DeleteComment implements ports.Admin: the comment goes to the trash.
 func (a *Admin) DeleteComment(ctx context.Context, c ports.AdminCaller, id int64) error {
 	return a.act(ctx, c, domain.AuditCommentDelete, domain.SubjectComment, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
 		comment, err := r.Comments.Lock(ctx, id)
@@ -397,10 +402,10 @@ func (a *Admin) DeleteComment(ctx context.Context, c ports.AdminCaller, id int64
 		if err != nil {
 			return nil, err
 		}
-		if err := r.Comments.Delete(ctx, id); err != nil {
+		if err := r.Trash.TrashComment(ctx, id, now); err != nil {
 			return nil, err
 		}
-		return []domain.Event{domain.NewCommentEvent(domain.CommentDeleted, comment, author, post, now)}, nil
+		return []domain.Event{domain.NewCommentEvent(domain.CommentTrashed, comment, author, post, now)}, nil
 	})
 }
 

@@ -183,9 +183,19 @@ func TestAdminActions(t *testing.T) {
 				{"delete comment", domain.AuditCommentDelete, domain.SubjectComment, w.comment.ID,
 					func(c ports.AdminCaller) error { return w.svc.Admin.DeleteComment(ctx, c, w.comment.ID) },
 					func() string { _, err := r.Comments.Get(ctx, w.comment.ID); return fmt.Sprint(err) },
-					[]string{"comment.deleted"}},
+					[]string{"comment.trashed"}},
+				{"restore comment", domain.AuditCommentRestore, domain.SubjectComment, w.comment.ID,
+					func(c ports.AdminCaller) error { return w.svc.Admin.RestoreComment(ctx, c, w.comment.ID) },
+					func() string { _, err := r.Comments.Get(ctx, w.comment.ID); return fmt.Sprint(err) },
+					[]string{"comment.restored"}},
 				{"delete post", domain.AuditPostDelete, domain.SubjectPost, w.draft.ID(),
 					func(c ports.AdminCaller) error { return w.svc.Admin.DeletePost(ctx, c, w.draft.ID()) },
+					postState(w.draft.ID()), []string{"post.trashed"}},
+				{"restore post", domain.AuditPostRestore, domain.SubjectPost, w.draft.ID(),
+					func(c ports.AdminCaller) error { return w.svc.Admin.RestorePost(ctx, c, w.draft.ID()) },
+					postState(w.draft.ID()), []string{"post.restored"}},
+				{"purge post", domain.AuditPostPurge, domain.SubjectPost, w.draft.ID(),
+					func(c ports.AdminCaller) error { return w.svc.Admin.PurgePost(ctx, c, w.draft.ID()) },
 					postState(w.draft.ID()), []string{"post.deleted"}},
 				{"revoke token", domain.AuditTokenRevoke, domain.SubjectToken, w.annToken.ID,
 					func(c ports.AdminCaller) error { return w.svc.Admin.RevokeToken(ctx, c, w.annToken.ID) },
@@ -261,8 +271,8 @@ func TestAdminActions(t *testing.T) {
 					t.Errorf("%s: appended events %v, want %v", a.name, got, a.events)
 				}
 			}
-			if got := string(actions[len(actions)-1].action); got != "user.delete" || len(actions) != 13 {
-				t.Errorf("the table covers %d actions ending with %s; DESIGN §10 names 13", len(actions), got)
+			if got := string(actions[len(actions)-1].action); got != "user.delete" || len(actions) != 16 {
+				t.Errorf("the table covers %d actions ending with %s; DESIGN §10 names 16 besides those of the edits and comment.purge", len(actions), got)
 			}
 		})
 	}

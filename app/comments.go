@@ -115,7 +115,7 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 	return ports.CommentView{Comment: comment, Author: actor.User}, nil
 }
 
-// Delete implements ports.Comments.
+// Delete implements ports.Comments: the comment goes to the trash alone.
 func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
 	if err := actor.CheckAbility(domain.WriteComments); err != nil {
 		return err
@@ -142,10 +142,11 @@ func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre
 				return err
 			}
 		}
-		if err := r.Comments.Delete(ctx, id); err != nil {
+		now := c.clock.Now()
+		if err := r.Trash.TrashComment(ctx, id, now); err != nil {
 			return err
 		}
-		return record(ctx, r, domain.NewCommentEvent(domain.CommentDeleted, comment, author, post, c.clock.Now()))
+		return record(ctx, r, domain.NewCommentEvent(domain.CommentTrashed, comment, author, post, now))
 	})
 	if err != nil {
 		return fmt.Errorf("delete comment %d: %w", id, err)

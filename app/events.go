@@ -35,14 +35,16 @@ type EventsConfig struct {
 	// in case a wake-up was lost; 2 seconds when zero.
 	Poll time.Duration
 	// Backlog is how many batches of events wait for a follower that does
-	// not take them before it is dropped; 64 when zero.
+	// not take them before it is dropped: in Follow's channel, and for a
+	// follower that still catches up from the outbox; 64 when zero.
 	Backlog int
 	// SessionLifetime is how long a browser session may idle
 	// (SessionsConfig.Lifetime): a stream read with a session ends when the
 	// session has idled that long. Zero: sessions never idle out.
 	SessionLifetime time.Duration
-	// CredentialCheck is how often a stream whose credential expires
-	// compares the clock with the expiry; a second when zero.
+	// CredentialCheck is how often the feed compares the clock with the
+	// expiry of every follower whose credential expires; a second when
+	// zero.
 	CredentialCheck time.Duration
 	// MaxStreamsPerCredential and MaxStreamsPerAddress cap the streams
 	// one token or browser session, and one client address, hold open on
@@ -79,16 +81,93 @@ func NewEvents(store ports.Store, clock ports.Clock, cfg EventsConfig) *Events {
 	if cfg.CredentialCheck <= 0 {
 		cfg.CredentialCheck = time.Second
 	}
-	return &Events{
+	e := &Events{
 		store: store, clock: clock, cfg: cfg,
 		feed:    &feed{store: store, poll: cfg.Poll, subs: map[*follower]struct{}{}},
 		streams: &streamCounts{perCredential: map[string]int{}, perAddress: map[string]int{}},
 	}
+	e.feed.events = e
+	return e
 }
 
 var _ ports.Events = (*Events)(nil)
 
-// Follow implements ports.Events.
+// Follow implements ports.Events with a channel over Subscribe: the
+// channel holds Backlog batches, and a follower that leaves it full is
+// dropped.
+func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.EventFilter, after int64, fromNow bool) (<-chan []ports.VisibleEvent, error) {
+	sink := &chanSink{ch: make(chan []ports.VisibleEvent, e.cfg.Backlog), done: make(chan struct{})}
+	cancel, err := e.Subscribe(ctx, viewer, f, after, fromNow, sink)
+	if err != nil {
+		return nil, err
+	}
+	sink.mu.Lock()
+	if !sink.ended {
+		sink.stop = context.AfterFunc(ctx, cancel)
+	}
+	sink.mu.Unlock()
+	return sink.ch, nil
+}
+
+// chanSink hands a subscription's events to a channel, which it closes
+// at the end: Deliver never waits, Catch waits for room.
+type chanSink struct {
+	ch   chan []ports.VisibleEvent
+	done chan struct{} // closed by End
+
+	mu       sync.Mutex
+	ended    bool
+	catching bool        // a Catch sends on ch: it closes ch after End
+	stop     func() bool // stops watching Follow's context
+}
+
+func (s *chanSink) Catch(events []ports.VisibleEvent) bool {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return false
+	}
+	s.catching = true
+	s.mu.Unlock()
+	ok := false
+	select {
+	case s.ch <- events:
+		ok = true
+	case <-s.done:
+	}
+	s.mu.Lock()
+	s.catching = false
+	if s.ended {
+		close(s.ch)
+	}
+	s.mu.Unlock()
+	return ok
+}
+
+func (s *chanSink) Deliver(events []ports.VisibleEvent) bool {
+	select {
+	case s.ch <- events:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *chanSink) End() {
+	s.mu.Lock()
+	s.ended = true
+	close(s.done)
+	if !s.catching {
+		close(s.ch)
+	}
+	stop := s.stop
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// Subscribe implements ports.Events.
 //
 // A stream must not outlive its credential, on any replica. Every use case
 // that ends credentials records a domain.Revocation in the outbox in the
@@ -101,21 +180,29 @@ var _ ports.Events = (*Events)(nil)
 // when a token it deletes had opened a stream: the token is read again by
 // marking it (Tokens.MarkStreamed), so a login that deletes it after the
 // mark records the revocation, and one that deleted it before leaves
-// nothing to mark. Expiry needs no record:
-// the follower compares the clock with it before each batch and every
-// CredentialCheck.
-func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.EventFilter, after int64, fromNow bool) (<-chan []ports.VisibleEvent, error) {
+// nothing to mark. Expiry needs no record: the feed compares the clock
+// with it before each batch and every CredentialCheck.
+//
+// A follower is a record in the feed, not a goroutine: the feed filters
+// each batch for it and hands it to its sink. Only a follower that
+// resumes from before the feed's position runs a goroutine, while it
+// reads the outbox up to there; the feed keeps what comes meanwhile.
+func (e *Events) Subscribe(ctx context.Context, viewer ports.EventViewer, f ports.EventFilter, after int64, fromNow bool, sink ports.EventSink) (func(), error) {
 	cred := credentialOf(viewer)
 	release, err := e.streams.open(cred, viewer.Address, e.cfg)
 	if err != nil {
 		return nil, err
 	}
-	sub, head, err := e.feed.join(ctx, e.cfg.Backlog)
+	sub := &follower{viewer: viewer, filter: f, cred: cred, sink: sink, release: release, catching: true}
+	head, err := e.feed.join(ctx, sub)
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("follow events: %w", err)
 	}
-	fail := func(err error) (<-chan []ports.VisibleEvent, error) {
+	fail := func(err error) (func(), error) {
+		sub.mu.Lock()
+		sub.ended, sub.pending = true, nil
+		sub.mu.Unlock()
 		e.feed.leave(sub)
 		release()
 		return nil, err
@@ -137,76 +224,154 @@ func (e *Events) Follow(ctx context.Context, viewer ports.EventViewer, f ports.E
 			return fail(domain.InvalidField("Last-Event-ID", domain.RuleN(domain.RuleMaxValue, last)))
 		}
 	}
-	out := make(chan []ports.VisibleEvent)
-	go func() {
-		defer release()
-		defer close(out)
-		defer e.feed.leave(sub)
-		send := func(events []domain.Event) bool {
-			if !alive.check(ctx, e) {
-				return false
-			}
-			ended := false
-			for i, ev := range events {
-				if ev.ID > head && ev.Ends(cred) {
-					events, ended = events[:i], true
-					break
-				}
-			}
-			visible := visibleOf(events, viewer, f, after)
-			if len(events) > 0 {
-				after = max(after, events[len(events)-1].ID)
-			}
-			if len(visible) > 0 {
-				select {
-				case out <- visible:
-				case <-ctx.Done():
-					return false
-				}
-			}
-			return !ended
+	sub.mu.Lock()
+	sub.alive, sub.after = *alive, after
+	sub.mu.Unlock()
+	if after < head {
+		go e.catchUp(sub)
+	} else {
+		e.goLive(sub)
+	}
+	return func() { e.end(sub) }, nil
+}
+
+// catchUp reads the outbox from where sub resumes to where the feed took
+// over, and no further: the feed brings what follows, revocations
+// included, which a filtered read would leave out. It reads a batch once
+// the sink took the last one.
+func (e *Events) catchUp(sub *follower) {
+	for {
+		sub.mu.Lock()
+		after, ended := sub.after, sub.ended
+		sub.mu.Unlock()
+		if ended {
+			return
 		}
-		// Catch up from the outbox to where the feed took over, and no
-		// further: the feed brings what follows, revocations included,
-		// which a filtered read would leave out.
-		for after < head {
-			events, err := e.store.Repos().Events.After(ctx, after, eventBatch, f)
-			if err != nil {
-				return
-			}
-			n := sort.Search(len(events), func(i int) bool { return events[i].ID > head })
-			if n == 0 {
-				break
-			}
-			if !send(events[:n]) {
-				return
-			}
-			if n < len(events) {
-				break
-			}
+		if after >= sub.head {
+			break
 		}
-		var tick <-chan time.Time
-		if alive.expires() {
-			t := time.NewTicker(e.cfg.CredentialCheck)
-			defer t.Stop()
-			tick = t.C
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		events, err := e.store.Repos().Events.After(ctx, after, eventBatch, sub.filter)
+		cancel()
+		if err != nil {
+			e.end(sub)
+			return
 		}
-		for {
-			select {
-			case events, ok := <-sub.events:
-				if !ok || !send(events) {
-					return
-				}
-			case <-tick:
-				if !alive.check(ctx, e) {
-					return
-				}
-			case <-ctx.Done():
-				return
-			}
+		n := sort.Search(len(events), func(i int) bool { return events[i].ID > sub.head })
+		if n == 0 {
+			break
 		}
-	}()
-	return out, nil
+		sub.mu.Lock()
+		visible, more := e.take(sub, events[:n])
+		sub.mu.Unlock()
+		if len(visible) > 0 && !sub.sink.Catch(visible) || !more {
+			e.end(sub)
+			return
+		}
+		if n < len(events) {
+			break
+		}
+	}
+	e.goLive(sub)
+}
+
+// goLive sends sub what the feed kept for it while it caught up, and
+// from then on the feed sends to it directly.
+func (e *Events) goLive(sub *follower) {
+	sub.mu.Lock()
+	ok := !sub.ended
+	for _, events := range sub.pending {
+		if ok = e.send(sub, events); !ok {
+			break
+		}
+	}
+	sub.pending, sub.catching = nil, false
+	sub.mu.Unlock()
+	if !ok {
+		e.end(sub)
+	}
+}
+
+// deliver hands a batch of the feed to sub: to its sink once it is live,
+// or, while it catches up, to what it will send once it is.
+func (e *Events) deliver(sub *follower, events []domain.Event) {
+	sub.mu.Lock()
+	ok := !sub.ended
+	switch {
+	case !ok:
+		sub.mu.Unlock()
+		return
+	case sub.catching:
+		if ok = len(sub.pending) < e.cfg.Backlog; ok {
+			sub.pending = append(sub.pending, events)
+		}
+	default:
+		ok = e.send(sub, events)
+	}
+	sub.mu.Unlock()
+	if !ok {
+		e.end(sub)
+	}
+}
+
+// send filters events for sub and hands them to its sink; false when the
+// subscription ends: its credential ended, before or among the events, or
+// the sink cannot take them. The caller holds sub.mu.
+func (e *Events) send(sub *follower, events []domain.Event) bool {
+	visible, more := e.take(sub, events)
+	if len(visible) > 0 && !sub.sink.Deliver(visible) {
+		return false
+	}
+	return more
+}
+
+// take filters events for sub and moves it past them; false when the
+// subscription ends after what it returns, as its credential ended before
+// or among them. The caller holds sub.mu.
+func (e *Events) take(sub *follower, events []domain.Event) ([]ports.VisibleEvent, bool) {
+	if !sub.alive.check(e) {
+		return nil, false
+	}
+	more := true
+	for i, ev := range events {
+		if ev.ID > sub.head && ev.Ends(sub.cred) {
+			events, more = events[:i], false
+			break
+		}
+	}
+	visible := visibleOf(events, sub.viewer, sub.filter, sub.after)
+	if len(events) > 0 {
+		sub.after = max(sub.after, events[len(events)-1].ID)
+	}
+	return visible, more
+}
+
+// end ends sub, once: it leaves the feed, its stream is uncounted and its
+// sink told.
+func (e *Events) end(sub *follower) {
+	sub.mu.Lock()
+	if sub.ended {
+		sub.mu.Unlock()
+		return
+	}
+	sub.ended, sub.pending = true, nil
+	sub.mu.Unlock()
+	e.feed.leave(sub)
+	sub.release()
+	sub.sink.End()
+}
+
+// checkCredentials ends the live followers whose credential expired; the
+// feed calls it every CredentialCheck.
+func (e *Events) checkCredentials(subs []*follower) {
+	for _, sub := range subs {
+		sub.mu.Lock()
+		ok := sub.ended || sub.catching || sub.alive.check(e)
+		sub.mu.Unlock()
+		if !ok {
+			e.end(sub)
+		}
+	}
 }
 
 // credentialOf is the credential viewer reads with.
@@ -286,7 +451,7 @@ func (l *liveness) renew(ctx context.Context, e *Events, now time.Time) (bool, e
 // check reports whether the credential is still alive at the clock's time.
 // A session past its deadline is read again, as a request may have kept
 // it active; a store that cannot tell ends the stream, which resumes.
-func (l *liveness) check(ctx context.Context, e *Events) bool {
+func (l *liveness) check(e *Events) bool {
 	now := e.clock.Now()
 	if !l.expires() || now.Before(l.deadline) {
 		return true
@@ -294,6 +459,8 @@ func (l *liveness) check(ctx context.Context, e *Events) bool {
 	if l.session == "" {
 		return false
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	ok, err := l.renew(ctx, e, now)
 	return err == nil && ok
 }
@@ -385,57 +552,76 @@ func (e *Events) Prune(ctx context.Context) (int64, error) {
 
 // feed is the replica's one reader of the outbox. It runs while somebody
 // follows and hands every batch it reads to each follower without waiting:
-// a follower whose backlog is full is dropped (its channel closed), so a
-// slow reader never holds the others, and writers never wait for anyone.
+// a follower whose sink, or whose backlog while it catches up, is full is
+// dropped, so a slow reader never holds the others, and writers never
+// wait for anyone.
 type feed struct {
-	store ports.Store
-	poll  time.Duration
+	store  ports.Store
+	poll   time.Duration
+	events *Events
 
 	mu      sync.Mutex
 	subs    map[*follower]struct{}
 	last    int64 // the id of the last event handed out
 	running bool
+
+	// batch is the followers a batch goes to, kept between batches (the
+	// feed's goroutine alone uses it).
+	batch []*follower
 }
 
-// follower receives the feed's batches.
+// follower is one subscription: a record the feed filters each batch for.
 type follower struct {
-	events chan []domain.Event
+	// Set when it joins, read only afterwards.
+	viewer  ports.EventViewer
+	filter  ports.EventFilter
+	cred    domain.Credential
+	head    int64 // the feed's position when it joined
+	sink    ports.EventSink
+	release func()
+
+	mu       sync.Mutex
+	alive    liveness
+	after    int64 // the last event it was handed or passed over
+	catching bool  // reading the outbox up to head; the feed keeps pending
+	pending  [][]domain.Event
+	ended    bool
 }
 
-// join adds a follower and returns it with the id of the last event the
-// feed handed out: the follower receives every batch after it.
-func (fd *feed) join(ctx context.Context, backlog int) (*follower, int64, error) {
+// join adds sub, catching up, and returns the id of the last event the
+// feed handed out: sub receives every batch after it.
+func (fd *feed) join(ctx context.Context, sub *follower) (int64, error) {
 	fd.mu.Lock()
 	defer fd.mu.Unlock()
 	if !fd.running {
 		last, err := fd.store.Repos().Events.Last(ctx)
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
 		fd.last, fd.running = last, true
 		go fd.run()
 	}
-	sub := &follower{events: make(chan []domain.Event, backlog)}
+	sub.head = fd.last
 	fd.subs[sub] = struct{}{}
-	return sub, fd.last, nil
+	return fd.last, nil
 }
 
 func (fd *feed) leave(sub *follower) {
 	fd.mu.Lock()
 	defer fd.mu.Unlock()
-	if _, ok := fd.subs[sub]; ok {
-		delete(fd.subs, sub)
-		close(sub.events)
-	}
+	delete(fd.subs, sub)
 }
 
 // run reads the outbox whenever the store wakes it, and every poll, until
-// nobody follows. A failed read is tried again at the next wake-up.
+// nobody follows. A failed read is tried again at the next wake-up. Every
+// CredentialCheck it ends the followers whose credential expired.
 func (fd *feed) run() {
 	wake, stop := fd.store.Subscribe()
 	defer stop()
 	tick := time.NewTicker(fd.poll)
 	defer tick.Stop()
+	check := time.NewTicker(fd.events.cfg.CredentialCheck)
+	defer check.Stop()
 	for {
 		for fd.readOnce() {
 		}
@@ -452,8 +638,27 @@ func (fd *feed) run() {
 			// one write per stream carry several of them.
 			time.Sleep(feedCoalesce)
 		case <-tick.C:
+		case <-check.C:
+			fd.events.checkCredentials(fd.followers())
 		}
 	}
+}
+
+// followers returns who follows now, in fd.batch.
+func (fd *feed) followers() []*follower {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return fd.collect()
+}
+
+// collect fills fd.batch with the followers; the caller holds fd.mu.
+func (fd *feed) collect() []*follower {
+	clear(fd.batch)
+	fd.batch = fd.batch[:0]
+	for sub := range fd.subs {
+		fd.batch = append(fd.batch, sub)
+	}
+	return fd.batch
 }
 
 // feedCoalesce is how long the feed waits after a wake-up before it reads:
@@ -461,7 +666,9 @@ func (fd *feed) run() {
 // stream writes them in one go, for a few milliseconds of delay.
 const feedCoalesce = 20 * time.Millisecond
 
-// readOnce hands out one batch and says whether it was full.
+// readOnce hands out one batch and says whether it was full. The
+// followers it goes to are those that joined before it was read, so that
+// each receives every batch after its head, once.
 func (fd *feed) readOnce() bool {
 	fd.mu.Lock()
 	last := fd.last
@@ -473,15 +680,11 @@ func (fd *feed) readOnce() bool {
 		return false
 	}
 	fd.mu.Lock()
-	defer fd.mu.Unlock()
-	for sub := range fd.subs {
-		select {
-		case sub.events <- events:
-		default:
-			delete(fd.subs, sub)
-			close(sub.events)
-		}
-	}
 	fd.last = events[len(events)-1].ID
+	subs := fd.collect()
+	fd.mu.Unlock()
+	for _, sub := range subs {
+		fd.events.deliver(sub, events)
+	}
 	return len(events) == eventBatch
 }

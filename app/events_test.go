@@ -98,13 +98,25 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			expect("unpublish", fmt.Sprintf("post.unpublished post=%d author=%d commenter=0 draft=true", p, a))
 			// The post's author deletes Bob's comment; the event names Bob.
 			must("delete comment", w.comments.Delete(ctx, ann, c.Comment.ID, ports.Precondition{}))
-			expect("delete comment", fmt.Sprintf("comment.deleted post=%d author=%d commenter=%d draft=true", p, a, b))
+			expect("delete comment", fmt.Sprintf("comment.trashed post=%d author=%d commenter=%d draft=true", p, a, b))
 			events := outbox(t, store)
 			if got := events[len(events)-1].Payload.Author; got == nil || got.ID != b {
-				t.Errorf("comment.deleted by the post's author: payload author %+v, want Bob", got)
+				t.Errorf("comment.trashed by the post's author: payload author %+v, want Bob", got)
 			}
+			_, err = w.comments.Restore(ctx, ann, c.Comment.ID)
+			must("restore comment", err)
+			expect("restore comment", fmt.Sprintf("comment.restored post=%d author=%d commenter=%d draft=true", p, a, b))
 			must("delete post", w.posts.Delete(ctx, ann, p, ports.Precondition{}))
-			expect("delete post", fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=true", p, a))
+			expect("delete post", fmt.Sprintf("post.trashed post=%d author=%d commenter=0 draft=true", p, a))
+			_, err = w.posts.Restore(ctx, ann, p)
+			must("restore post", err)
+			expect("restore post", fmt.Sprintf("post.restored post=%d author=%d commenter=0 draft=true", p, a))
+			must("purge comment", w.comments.Purge(ctx, ann, c.Comment.ID, ports.Precondition{}))
+			expect("purge comment", fmt.Sprintf("comment.deleted post=%d author=%d commenter=%d draft=true", p, a, b))
+			must("trash post", w.posts.Delete(ctx, ann, p, ports.Precondition{}))
+			must("purge post", w.posts.Purge(ctx, ann, p, ports.Precondition{}))
+			expect("trash and purge post", fmt.Sprintf("post.trashed post=%d author=%d commenter=0 draft=true", p, a),
+				fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=true", p, a))
 
 			kept, err := w.posts.Create(ctx, bob, ports.PostInput{Title: "Bob's", Body: "b", Status: domain.StatusPublished})
 			must("create", err)

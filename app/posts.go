@@ -268,15 +268,11 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 	return ports.PostView{Post: post, Author: actor.User, Tags: tags}, nil
 }
 
-// Delete implements ports.Posts.
+// Delete implements ports.Posts: the post and its comments go to the
+// trash, and its image out of what is served, in the transaction: a move
+// that fails trashes nothing, and a commit that fails moves the file back.
 func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
-	if err := actor.CheckPostWrite(); err != nil {
-		return err
-	}
-	if err := actor.CheckAbility(domain.WritePosts); err != nil {
-		return err
-	}
-	if err := actor.CheckWrite(); err != nil {
+	if err := checkPostWriter(actor); err != nil {
 		return err
 	}
 	var image string
@@ -285,22 +281,41 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 		if err != nil {
 			return err
 		}
-		image = post.ImagePath()
 		// The event shows the post as it was, tags included.
 		tags, err := tagsOf(ctx, r, id)
 		if err != nil {
 			return err
 		}
-		if err := r.Posts.Delete(ctx, id); err != nil {
+		now := p.clock.Now()
+		if err := r.Trash.TrashPost(ctx, id, now); err != nil {
 			return err
 		}
-		return record(ctx, r, domain.NewPostEvent(domain.PostDeleted, post, actor.User, tags, p.clock.Now()))
+		if err := record(ctx, r, domain.NewPostEvent(domain.PostTrashed, post, actor.User, tags, now)); err != nil {
+			return err
+		}
+		if image = post.ImagePath(); image != "" {
+			return p.files.MoveToTrash(ctx, image)
+		}
+		return nil
 	})
 	if err != nil {
+		if image != "" {
+			_ = p.files.MoveFromTrash(context.WithoutCancel(ctx), image)
+		}
 		return fmt.Errorf("delete post %d: %w", id, err)
 	}
-	p.removeFile(ctx, image)
 	return nil
+}
+
+// checkPostWriter is what every post write checks of its actor first.
+func checkPostWriter(actor domain.Actor) error {
+	if err := actor.CheckPostWrite(); err != nil {
+		return err
+	}
+	if err := actor.CheckAbility(domain.WritePosts); err != nil {
+		return err
+	}
+	return actor.CheckWrite()
 }
 
 // editable locks post id for a change by actor: a post the actor can't see

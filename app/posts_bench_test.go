@@ -174,6 +174,10 @@ func (noFiles) Open(context.Context, string) (ports.StoredFile, error) {
 
 func (noFiles) Delete(context.Context, string) error { return nil }
 
+func (noFiles) MoveToTrash(context.Context, string) error { return nil }
+
+func (noFiles) MoveFromTrash(context.Context, string) error { return nil }
+
 // BenchmarkPosts measures the use cases behind the routes the service is
 // held to: a page of posts with its exact total (v1) and a page after a
 // cursor halfway down (v2), the single read with tags and comments, the

@@ -254,6 +254,21 @@ func deleteAccount(ctx context.Context, r ports.Repos, u domain.User, now time.T
 	if err != nil {
 		return nil, err
 	}
+	trashed, _, err := r.Trash.Posts(ctx, u.ID, ports.Page{})
+	if err != nil {
+		return nil, err
+	}
+	views, err := trashedViews(ctx, r, u, trashed)
+	if err != nil {
+		return nil, err
+	}
+	posts = append(posts, views...)
+	// The trash goes at once too, with its files.
+	trashedFiles, err := r.Trash.PurgeAuthor(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, trashedFiles...)
 	if err := r.Users.Delete(ctx, u.ID); err != nil {
 		return nil, err
 	}

@@ -50,7 +50,27 @@ func (f *memFiles) Delete(_ context.Context, path string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.files, path)
+	delete(f.files, ports.TrashedFilePath(path))
 	return nil
+}
+
+func (f *memFiles) MoveToTrash(_ context.Context, path string) error {
+	f.move(path, ports.TrashedFilePath(path))
+	return nil
+}
+
+func (f *memFiles) MoveFromTrash(_ context.Context, path string) error {
+	f.move(ports.TrashedFilePath(path), path)
+	return nil
+}
+
+func (f *memFiles) move(from, to string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if data, ok := f.files[from]; ok {
+		f.files[to] = data
+		delete(f.files, from)
+	}
 }
 
 // held lists the files kept, sorted.

@@ -21,6 +21,10 @@ const (
 	AuditWebhookEnable    AuditAction = "webhook.enable"
 	AuditDeliveryRetry    AuditAction = "delivery.retry"
 	AuditMailRetry        AuditAction = "mail.retry"
+	AuditPostRestore      AuditAction = "post.restore"
+	AuditPostPurge        AuditAction = "post.purge"
+	AuditCommentRestore   AuditAction = "comment.restore"
+	AuditCommentPurge     AuditAction = "comment.purge"
 )
 
 // The kinds of record an audit entry is about.

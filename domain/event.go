@@ -10,16 +10,22 @@ type EventType string
 
 // The event types. A post that becomes published or a draft is published or
 // unpublished rather than updated, so that a reader who may not see drafts
-// learns that the post left its view.
+// learns that the post left its view. A deletion moves a post or a comment
+// to the trash (trashed), a restore brings it back (restored), and deleted
+// is the purge, after which nothing can bring it back.
 const (
 	PostCreated     EventType = "post.created"
 	PostUpdated     EventType = "post.updated"
 	PostPublished   EventType = "post.published"
 	PostUnpublished EventType = "post.unpublished"
 	PostDeleted     EventType = "post.deleted"
+	PostTrashed     EventType = "post.trashed"
+	PostRestored    EventType = "post.restored"
 	CommentCreated  EventType = "comment.created"
 	CommentUpdated  EventType = "comment.updated"
 	CommentDeleted  EventType = "comment.deleted"
+	CommentTrashed  EventType = "comment.trashed"
+	CommentRestored EventType = "comment.restored"
 	PersonCreated   EventType = "user.created"
 	PersonUpdated   EventType = "user.updated"
 	PersonDeleted   EventType = "user.deleted"
@@ -30,8 +36,8 @@ const (
 
 // EventTypes lists every event type, in the order above.
 var EventTypes = []EventType{
-	PostCreated, PostUpdated, PostPublished, PostUnpublished, PostDeleted,
-	CommentCreated, CommentUpdated, CommentDeleted,
+	PostCreated, PostUpdated, PostPublished, PostUnpublished, PostDeleted, PostTrashed, PostRestored,
+	CommentCreated, CommentUpdated, CommentDeleted, CommentTrashed, CommentRestored,
 	PersonCreated, PersonUpdated, PersonDeleted,
 	ProductCreated, ProductUpdated, ProductDeleted,
 }

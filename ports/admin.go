@@ -10,6 +10,14 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
+// AdminTrashedComment is a trashed comment as the console's Trash page
+// lists it.
+type AdminTrashedComment struct {
+	Comment   domain.Comment
+	Author    domain.User
+	DeletedAt time.Time
+}
+
 // AdminCaller is who calls an admin use case and from where: the actor a
 // console session resolves to (Sessions.Actor) and the client address the
 // audit log records.
@@ -200,17 +208,39 @@ type Admin interface {
 	// records post.unpublished. domain.ErrNotFound; domain.ErrConflict,
 	// and nothing recorded, for a post that is already a draft.
 	UnpublishPost(ctx context.Context, caller AdminCaller, id int64) error
-	// DeletePost removes any post with its comments and image
-	// (post.delete) and records post.deleted. domain.ErrNotFound.
+	// DeletePost moves any post with its comments to the trash and its
+	// image out of what is served (post.delete), and records post.trashed.
+	// domain.ErrNotFound.
 	DeletePost(ctx context.Context, caller AdminCaller, id int64) error
 	// Comments returns one page of the comments q selects, of every post,
 	// newest first, and how many match, counted no further than
 	// AdminListCountBound(q.Page): a total above that bound means more
 	// than it.
 	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
-	// DeleteComment removes any comment (comment.delete) and records
-	// comment.deleted. domain.ErrNotFound.
+	// DeleteComment moves any comment to the trash (comment.delete) and
+	// records comment.trashed. domain.ErrNotFound.
 	DeleteComment(ctx context.Context, caller AdminCaller, id int64) error
+
+	// TrashedPosts returns one page of every author's trashed posts, most
+	// recently trashed first, each with its author, its tags that still
+	// exist and DeletedAt, and how many there are.
+	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) ([]PostView, int, error)
+	// TrashedComments returns one page of every trashed comment with its
+	// author, most recently trashed first, and how many there are.
+	TrashedComments(ctx context.Context, caller AdminCaller, page Page) ([]AdminTrashedComment, int, error)
+	// RestorePost brings a trashed post back as its author's restore does
+	// (post.restore) and records post.restored. domain.ErrNotFound.
+	RestorePost(ctx context.Context, caller AdminCaller, id int64) error
+	// PurgePost deletes a post, trashed or live, for good with its comments
+	// and image (post.purge) and records post.deleted. domain.ErrNotFound.
+	PurgePost(ctx context.Context, caller AdminCaller, id int64) error
+	// RestoreComment brings a trashed comment back on its live post
+	// (comment.restore) and records comment.restored. domain.ErrNotFound,
+	// also while its post is in the trash.
+	RestoreComment(ctx context.Context, caller AdminCaller, id int64) error
+	// PurgeComment deletes a trashed comment for good (comment.purge) and
+	// records comment.deleted. domain.ErrNotFound.
+	PurgeComment(ctx context.Context, caller AdminCaller, id int64) error
 
 	// Webhooks returns one page of every user's webhooks, failing first:
 	// disabled ones, then by failures in a row (most first), then by id;

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/inkwell/inkwell/domain"
 )
@@ -42,6 +43,8 @@ type PostView struct {
 	Author   domain.User
 	Tags     []domain.Tag
 	Comments []CommentView
+	// DeletedAt is when the post went to the trash; nil for a live post.
+	DeletedAt *time.Time
 }
 
 // CommentView is a comment with its author.
@@ -93,11 +96,37 @@ type Posts interface {
 	// move to, or an unknown tag;
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
-	// Delete removes the post, its comments and its image.
-	// domain.ErrNotFound, domain.ErrForbidden for anybody but the author,
-	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	// Delete moves the post with its comments to the trash and its image
+	// out of what is served. domain.ErrNotFound, domain.ErrForbidden for
+	// anybody but the author, domain.ErrPreconditionFailed when pre does
+	// not allow the version found.
 	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// Purge deletes the actor's post, live or in the trash, with its
+	// comments and its image, for good. Delete's errors; a trashed post of
+	// anybody else is not found.
+	Purge(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// Restore brings the actor's trashed post back with its id, its tags
+	// that still exist and the comments trashed with it, and returns it as
+	// Show does with its comments. domain.ErrNotFound when the actor has no
+	// such post in the trash.
+	Restore(ctx context.Context, actor domain.Actor, id int64) (PostView, error)
+	// Trashed returns one page of the actor's trashed posts, most recently
+	// trashed first, each with DeletedAt set, and how many there are.
+	// domain.ErrUnauthenticated for an anonymous actor; an Invalid error
+	// on per_page as List's.
+	Trashed(ctx context.Context, actor domain.Actor, page Page) ([]PostView, int, error)
+	// ListWithTrashed is List with the actor's own trashed posts that f
+	// matches merged in, in the same newest-first order and counted in the
+	// total (Laravel's withTrashed). It reads the first page.Offset +
+	// page.Limit posts of the live list, so a page deeper than
+	// MaxWithTrashedReach is an Invalid error on page.
+	// domain.ErrUnauthenticated for an anonymous actor.
+	ListWithTrashed(ctx context.Context, actor domain.Actor, f PostFilter, page Page) ([]PostView, int, error)
 }
+
+// MaxWithTrashedReach bounds how deep Posts.ListWithTrashed pages: the
+// last post a page of it shows is at most this far into the list.
+const MaxWithTrashedReach = 1000
 
 // Comments is the driving port of comments. Comments on a draft exist only
 // for the draft's author: anybody else gets domain.ErrNotFound.
@@ -120,10 +149,19 @@ type Comments interface {
 	// anybody but the comment's author; an Invalid error when the body
 	// breaks domain.CheckCommentBody; domain.ErrPreconditionFailed when pre does not allow the version found.
 	Update(ctx context.Context, actor domain.Actor, id int64, body string, pre Precondition) (CommentView, error)
-	// Delete removes the comment. domain.ErrNotFound, domain.ErrForbidden
-	// for anybody but the comment's or the post's author,
-	// domain.ErrPreconditionFailed when pre does not allow the version found.
+	// Delete moves the comment alone to the trash. domain.ErrNotFound,
+	// domain.ErrForbidden for anybody but the comment's or the post's
+	// author, domain.ErrPreconditionFailed when pre does not allow the
+	// version found.
 	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// Purge deletes the comment, live or in the trash, for good. Delete's
+	// errors; a trashed comment that the actor could not have deleted is
+	// not found.
+	Purge(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// Restore brings a trashed comment back on its live post and returns
+	// it as Get does. domain.ErrNotFound unless the actor could have
+	// deleted it (its author or the post's) and its post is live.
+	Restore(ctx context.Context, actor domain.Actor, id int64) (CommentView, error)
 }
 
 // Tags is the driving port of tags.

@@ -82,8 +82,37 @@ type Events interface {
 	// viewer's token or session, or its address, holds as many streams as
 	// the caps allow.
 	Follow(ctx context.Context, viewer EventViewer, f EventFilter, after int64, fromNow bool) (<-chan []VisibleEvent, error)
+	// Subscribe is Follow for a caller that holds many streams and wants
+	// no goroutine for each: the replica's one reader of the outbox hands
+	// the events to sink instead of a channel, and the subscription lasts
+	// until the returned function is called or sink.End; ctx bounds only
+	// the reads that open it. Events, errors and ends are Follow's: sink
+	// receives End once, whatever ended the subscription, the returned
+	// function included, and after its last Deliver.
+	Subscribe(ctx context.Context, viewer EventViewer, f EventFilter, after int64, fromNow bool, sink EventSink) (func(), error)
 	// Prune removes the events older than the retention.
 	Prune(ctx context.Context) (int64, error)
+}
+
+// EventSink receives the events of one subscription (Events.Subscribe),
+// in id order. None of its methods may call the function that ends the
+// subscription.
+type EventSink interface {
+	// Catch takes the events a subscription that resumes from further back
+	// reads from the outbox itself, batch by batch, before the feed's: it
+	// may wait until the sink has room for more, and returns false when
+	// it ended instead.
+	Catch(events []VisibleEvent) bool
+	// Deliver takes the next events from the replica's one reader of the
+	// outbox, which calls it for every subscription in turn: it must not
+	// wait. False when the sink cannot take them, as its queue is full,
+	// which ends the subscription (the caller then resumes after the last
+	// id it took).
+	Deliver(events []VisibleEvent) bool
+	// End says that nothing more comes. It is never called during Catch
+	// or Deliver of the same subscription's goroutine, but may be while
+	// Catch waits in another.
+	End()
 }
 
 // VisibleEvent is an event with how much of it a reader may see: never

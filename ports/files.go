@@ -25,10 +25,28 @@ type FileStore interface {
 	// domain.ErrNotFound when there is no such file, which includes every
 	// path no Save can have returned (absolute, with "." or ".." segments).
 	Open(ctx context.Context, path string) (StoredFile, error)
-	// Delete removes the file at path; a missing file is not an error.
-	// ErrBadFilePath for a path no Save can have returned.
+	// Delete removes the file at path and its copy in the trash; a missing
+	// file is not an error. ErrBadFilePath for a path no Save can have
+	// returned.
 	Delete(ctx context.Context, path string) error
+	// MoveToTrash moves the file at path to TrashedFilePath(path), where
+	// Open does not find it and the service serves it no more, with the
+	// same store's storage; a missing file is not an error. ErrBadFilePath
+	// for a path no Save can have returned.
+	MoveToTrash(ctx context.Context, path string) error
+	// MoveFromTrash moves the file MoveToTrash moved back to path; a file
+	// not in the trash is not an error. ErrBadFilePath as MoveToTrash.
+	MoveFromTrash(ctx context.Context, path string) error
 }
+
+// TrashDir is the folder below a file store's root that keeps the files of
+// trashed posts. Its name starts with a dot, which no directory Save
+// accepts, so no path of a live file and no URL the service serves reaches
+// it.
+const TrashDir = ".trash"
+
+// TrashedFilePath is where MoveToTrash keeps the file saved at path.
+func TrashedFilePath(path string) string { return TrashDir + "/" + path }
 
 // PublicFiles is a FileStore whose files clients may also fetch from a
 // public base URL of their own (a CDN, a public bucket), bypassing the

@@ -44,6 +44,9 @@ type Repos struct {
 	PasswordResets PasswordResetRepository
 	// Admin holds the console's reads across every user and the audit log.
 	Admin AdminRepository
+	// Trash keeps trashed posts and comments until they are restored or
+	// purged.
+	Trash TrashRepository
 }
 
 // UserRepository keeps area A accounts.

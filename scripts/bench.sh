@@ -46,6 +46,15 @@
 #   BENCH_RETRIES      times a scenario is measured again when other work
 #                      took a quarter of a core during it (2); the least
 #                      disturbed run is kept, and a disturbed one is marked
+#   BENCH_SSE_STREAMS  event streams sse-idle and sse-fanout open (10000),
+#                      all of one reader's token, from 127.0.0.1: the
+#                      server runs with EVENTS_MAX_STREAMS_PER_TOKEN=0 and
+#                      EVENTS_MAX_STREAMS_PER_ADDRESS=0, and the script
+#                      raises its open-file limit (ulimit -n, which the
+#                      server and the load tool inherit) above the streams,
+#                      or stops when the hard limit is lower
+#   BENCH_SSE_RATE     posts a second sse-fanout's author writes (10), for
+#                      BENCH_SSE_SECONDS (20)
 #   BCRYPT_COST        the cost users are seeded with and the server runs
 #                      at (12, the server's default)
 #   SQLITE_SYNCHRONOUS the SQLite server's synchronous setting, full or
@@ -70,8 +79,10 @@ die() { say "$*"; exit 1; }
 # The scenarios in the order of the report, and the order they run in: the
 # writing ones last, so that the posts create adds do not change what the
 # reading ones see, and login before create since both write.
-report_order=(list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me create login ceiling healthz)
-run_order=(ceiling healthz list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me login create)
+# sse-idle and sse-fanout are measured with bench/events rather than wrk,
+# and reported in a table of their own.
+report_order=(list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me create login ceiling healthz sse-idle sse-fanout)
+run_order=(ceiling healthz list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me login create sse-idle sse-fanout)
 
 posts=${BENCH_POSTS:-100000}
 stores=${BENCH_STORES:-sqlite,postgres}
@@ -90,6 +101,9 @@ retries=${BENCH_RETRIES:-2}
 cost=${BCRYPT_COST:-12}
 synchronous=${SQLITE_SYNCHRONOUS:-full}
 wanted=${BENCH_SCENARIOS:-$(IFS=,; echo "${report_order[*]}")}
+sse_streams=${BENCH_SSE_STREAMS:-10000}
+sse_rate=${BENCH_SSE_RATE:-10}
+sse_seconds=${BENCH_SSE_SECONDS:-20}
 
 users=10000
 tags=200
@@ -107,7 +121,8 @@ keep_pg=${BENCH_PG_KEEP:-0}
 password=password
 
 for v in BENCH_POSTS:posts BENCH_DURATION:duration BENCH_WARMUP:warmup BENCH_CONNECTIONS:connections \
-  BENCH_THREADS:threads BENCH_PORT:port BCRYPT_COST:cost BENCH_QUIET_WAIT:quiet_wait BENCH_RETRIES:retries; do
+  BENCH_THREADS:threads BENCH_PORT:port BCRYPT_COST:cost BENCH_QUIET_WAIT:quiet_wait BENCH_RETRIES:retries \
+  BENCH_SSE_STREAMS:sse_streams BENCH_SSE_RATE:sse_rate BENCH_SSE_SECONDS:sse_seconds; do
   var=${v#*:}
   [[ ${!var} =~ ^[0-9]+$ ]] || die "${v%%:*}: ${!var} is not a whole number"
 done
@@ -134,7 +149,7 @@ comments=$((3 * posts))
 # repeats the run.
 command="BENCH_POSTS=$posts BENCH_STORES=$stores BENCH_DURATION=$duration"
 for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_SEARCH_WORDS BENCH_PG_KEEP BENCH_PORT BENCH_PROFILE \
-  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BENCH_CACHE_OFF BCRYPT_COST SQLITE_SYNCHRONOUS; do
+  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BENCH_CACHE_OFF BENCH_SSE_STREAMS BENCH_SSE_RATE BENCH_SSE_SECONDS BCRYPT_COST SQLITE_SYNCHRONOUS; do
   [[ -z ${!v:-} ]] || { [[ ${!v} == *' '* ]] && command+=" $v='${!v}'" || command+=" $v=${!v}"; }
 done
 command+=" make bench"
@@ -463,6 +478,18 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 say "building bin/inkwell"
 go build -o bin/inkwell ./cmd/inkwell
 
+if selected sse-idle || selected sse-fanout; then
+  ((sse_streams >= 1 && sse_rate >= 1 && sse_seconds >= 1)) || die "BENCH_SSE_STREAMS, BENCH_SSE_RATE, BENCH_SSE_SECONDS: want at least 1"
+  # Each stream is a descriptor in the server and one in the load tool,
+  # which inherit the script's limit.
+  files=$((sse_streams + 1024))
+  if (($(ulimit -n) < files)); then
+    ulimit -n "$files" 2>/dev/null ||
+      die "the sse scenarios need $files open files, and the hard limit is $(ulimit -Hn); raise it or lower BENCH_SSE_STREAMS"
+  fi
+  go build -o "$work/events" ./bench/events
+fi
+
 hash_ms=0
 hash_parallel_per_s=0
 login_ceiling=0
@@ -712,8 +739,35 @@ scenario() {
 
 # measure runs a scenario, and again up to BENCH_RETRIES times while other
 # work on the machine disturbs it, and keeps the least disturbed run.
+# sse_scenario runs sse-idle or sse-fanout of bench/events against a fresh
+# server whose stream caps are off, and records its BENCH_RESULT.
+sse_scenario() {
+  local store=$1 url=$2 name=$3
+  local log=$work/server-$store-$name.log out=$work/events-$store-$name.txt
+  wait_quiet "$store/$name"
+  start_server "$url" "$log" EVENTS_MAX_STREAMS_PER_TOKEN=0 EVENTS_MAX_STREAMS_PER_ADDRESS=0 HTTP_CACHE_MAX_BYTES=0
+  local rc=0
+  in_background "$out" timeout -k 5 $((sse_seconds + 300)) "$work/events" -base "$base" -pid "$server_pid" \
+    -subscribers "$sse_streams" -rate "$sse_rate" -duration "${sse_seconds}s" "$name" || rc=$?
+  local result
+  result=$(sed -n 's/^BENCH_RESULT //p' "$out")
+  if ((rc != 0)) || [[ -z $result ]]; then
+    cat "$out" >&2
+    die "bench/events failed on $store/$name (exit $rc)"
+  fi
+  kill -0 "$server_pid" 2>/dev/null || die "the server died during $store/$name; see $log"
+  stop_server
+  grep -v '^BENCH_RESULT' "$out" >&2 || true
+  jq -c --arg store "$store" --argjson before "$busy" --argjson cores "$cores" \
+    '. + {store: $store, machine_busy_before_pct: ($before * $cores)}' <<<"$result" >>"$work/results.jsonl"
+}
+
 measure() {
   local store=$1 url=$2 name=$3 attempt other
+  if [[ $name == sse-* ]]; then
+    sse_scenario "$store" "$url" "$name"
+    return
+  fi
   : >"$work/attempts.jsonl"
   for ((attempt = 0; attempt <= retries; attempt++)); do
     scenario "$store" "$url" "$name"
@@ -868,10 +922,14 @@ jq -n --slurpfile results "$work/results.jsonl" --slurpfile stores "$work/stores
    bcrypt: {cost: $cost, check_ms: $hash_ms, parallel_checks_per_s: $hash_parallel, login_ceiling_rps: $ceiling},
    stores: $stores,
    results: [$results[] | . as $r | target($r) as $t
-     | . + {target: $t,
+     | if .scenario == "sse-idle" then . + {target: {max_kb_per_stream: 10}, ok: (.failed_streams == 0 and .kb_per_stream <= 10)}
+       elif .scenario == "sse-fanout" then . + {target: {max_delay_p99_ms: 250, max_create_p99_ms: 250, every_delivery: true},
+         ok: (.failed_streams == 0 and .deliveries == .expected_deliveries and .failed_creates == 0
+              and .delay_p99_ms <= 250 and .create_p99_ms <= 250)}
+       else . + {target: $t,
             ok: ((($t.min // null) == null or (.steady_rps // .rps) >= $t.min
                   or (($t.or_min // null) != null and .rps >= $t.or_min)) and .peak_rss_mib * 1048576 <= 150e6
-                 and .non2xx == 0 and (.socket_errors | add) == 0)}]}' >"$stem.json.tmp"
+                 and .non2xx == 0 and (.socket_errors | add) == 0)} end]}' >"$stem.json.tmp"
 mv "$stem.json.tmp" "$stem.json"
 
 jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .)" '
@@ -888,12 +946,13 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
   "",
   "Machine: \(.machine.cpu), \(.machine.cores) cores, \(.machine.memory_mib | n) MiB, Linux \(.machine.kernel); \(.versions.go), wrk \(.versions.wrk), PostgreSQL \(.versions.postgres), \(.versions.sqlite). Server and wrk share the machine.",
   "",
+  (if any(.results[]; .scenario | startswith("sse-") | not) then
   "Each scenario: \(.run.warmup_s) s warm-up, then `wrk -t\(.run.threads) -c\(.run.connections) -d\(.run.duration_s)s --latency`; the server is restarted for every scenario, so peak RSS (VmHWM) is that scenario'"'"'s own, warm-up included.",
   (if .bcrypt.check_ms > 0 then "\nbcrypt at cost \(.bcrypt.cost): one check takes \(.bcrypt.check_ms | r0) ms on one core, so \(.machine.cores) cores allow \(.bcrypt.login_ceiling_rps | r1) logins/s (all cores hashing at once measured \(.bcrypt.parallel_checks_per_s | r1) checks/s)." else empty end),
   "",
   "| scenario | store | req/s | p50 ms | p99 ms | peak RSS MiB | non-2xx | socket errors | CPU % server / postgres / wrk / other | target |",
   "|---|---|--:|--:|--:|--:|--:|--:|--:|---|",
-  (.results as $rs | $order[] as $s | $rs[] | select(.scenario == $s)
+  (.results as $rs | $order[] as $s | $rs[] | select(.scenario == $s and (.scenario | startswith("sse-") | not))
     | "| \(.scenario)\(if .search then " \"\(.search)\"" else "" end) | \(.store) | \(.rps | fig)\(if .steady_rps then " (steady \(.steady_rps | fig))" else "" end) | \(.p50_ms | r1) | \(.p99_ms | r1) | \(.peak_rss_mib | r1) | \(.non2xx) | \(.socket_errors | add) | \(.cpu.server_pct) / \(.cpu.postgres_pct) / \(.cpu.wrk_pct) / \(.cpu.other_pct)\(if .cpu.machine_busy_before_pct >= 30 or .cpu.other_pct >= 25 then " †" else "" end) | "
       + (if .target.min then "≥ \(.target.min | fig)" + (if .target.or_min then " or ≥ \(.target.or_min | fig)" else "" end)
            + (if .target.note then " (\(.target.note))" else "" end) elif .target.note then .target.note else "reported" end)
@@ -901,6 +960,19 @@ jq -r --argjson order "$(printf '%s\n' "${report_order[@]}" | jq -R . | jq -sc .
   "",
   (if any(.results[]; .steady_rps) then "The steady rate of login counts the answers of the whole seconds after its first round of hashing, when every connection has a request in flight; the target applies to it. " else "" end)
   + "CPU is in % of one core (\(.machine.cores * 100)% is the whole machine): the server process, the PostgreSQL backends of the run (and the PgBouncer process, for pgbouncer), wrk, and everything else. † marks a scenario that other work on the machine disturbed (15% of it busy before the start, or 25% of a core during the run). Every row must also stay within 150 MB (143 MiB) of RSS with no non-2xx answers and no socket errors; ✗ marks a row that misses its target or one of these."
+  else empty end),
+  ([.results[] | select(.scenario | startswith("sse-"))] as $sse | if ($sse | length) == 0 then empty else
+    "",
+    "Event streams (`bench/events`, one reader'"'"'s token, stream caps off, the load tool on the same cores): sse-idle opens the streams and reads the server'"'"'s RSS once they idled; sse-fanout then has an author write posts at a steady rate, and counts the deliveries that arrived within 10 s of the last create, with their delay from the create request.",
+    "",
+    "| scenario | store | streams | KB a stream (RSS growth ÷ streams) | posts | deliveries | delay p50 / p99 / max ms | create p50 / p99 ms | CPU % server / load tool | target |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|---|",
+    ($order[] as $s | $sse[] | select(.scenario == $s)
+      | "| \(.scenario) | \(.store) | \(.streams - .failed_streams | n)\(if .failed_streams > 0 then " (\(.failed_streams) failed)" else "" end) | \(.kb_per_stream | r1) | "
+        + (if .scenario == "sse-fanout" then "\(.posts) | \(.deliveries | n) of \(.expected_deliveries | n) | \(.delay_p50_ms | r1) / \(.delay_p99_ms | r1) / \(.delay_max_ms | r1) | \(.create_p50_ms | r1) / \(.create_p99_ms | r1) | \(.server_cpu_pct | r0) / \(.tool_cpu_pct | r0)\(if .machine_busy_before_pct >= 30 then " †" else "" end) | every delivery, p99 ≤ 250 ms, creates p99 ≤ 250 ms"
+           else "– | – | – | – | – | ≤ 10 KB" end)
+        + (if .ok then " ✓" else " ✗" end) + " |")
+  end)
 ' "$stem.json" >"$stem.md.tmp"
 mv "$stem.md.tmp" "$stem.md"
 say "wrote $stem.md and $stem.json"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure the tests' services are there: PostgreSQL on 127.0.0.1:5432 with
 # a login that may create databases, Debian's Chromium for the browser tests,
-# versitygw for the S3 tests (scripts/versitygw.sh) and Mailpit for the mail
-# tests (scripts/mailpit.sh). Safe to run again.
+# versitygw for the S3 tests (scripts/versitygw.sh), Mailpit for the mail
+# tests (scripts/mailpit.sh), and podman with runc for make image and the
+# image tests (internal/imagetest). Safe to run again.
 #
 # Every change it makes to the machine (installing a package, starting the
 # cluster, creating or updating the test role) is announced on a line of its
@@ -100,3 +101,9 @@ bash scripts/mailpit.sh
 # package where bookworm's 1.18 is all apt offers.
 bash scripts/pgbouncer.sh
 command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || { echo "services: installing HAProxy (apt-get install haproxy)"; apt_install haproxy; }
+# podman and runc: make image builds the container image with them and the
+# image tests run it, rootful, without a daemon or systemd (the flags are
+# scripts/podman.sh's).
+for tool in podman runc; do
+  command -v $tool >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] || { echo "services: installing $tool (apt-get install $tool)"; apt_install $tool; }
+done

@@ -138,7 +138,7 @@ func TestCommentsPage(t *testing.T) {
 		}
 		wantRedirect(t, br.submit(form.AttrOr("action", ""), url.Values{"back": {form.Find(`input[name="back"]`).AttrOr("value", "")}}), list)
 		a = br.get(list)
-		if a.text("#notice") != "The comment was deleted." || strings.Join(rowIDs(a), " ") != rowID(c1) {
+		if a.text("#notice") != "The comment was moved to the trash." || strings.Join(rowIDs(a), " ") != rowID(c1) {
 			t.Errorf("after the delete: %v %.1000s", rowIDs(a), a.body)
 		}
 		if got := b.apiCommentBodies(carolToken, first); strings.Join(got, "|") != "Carol on first" {

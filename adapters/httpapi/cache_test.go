@@ -138,6 +138,15 @@ func TestCacheReadsOwnWrites(t *testing.T) {
 		if r := h.do("GET", "/api/v1/posts/"+post, nil); r.status != http.StatusNotFound {
 			t.Fatalf("a deleted post: got %d %s", r.status, r.raw)
 		}
+		// The trash's restore, an event type the cache has no table entry
+		// for, brings it back at once.
+		h.do("POST", "/api/v1/posts/"+post+"/restore", nil, as(token)...).expect(t, http.StatusOK, nil)
+		wantCache(t, h.do("GET", "/api/v1/posts/"+post, nil), "MISS")
+		wantCache(t, h.do("GET", "/api/v1/posts/"+post, nil), "HIT")
+		h.do("DELETE", "/api/v1/posts/"+post+"?force=true", nil, as(token)...).expect(t, http.StatusOK, nil)
+		if r := h.do("GET", "/api/v1/posts/"+post, nil); r.status != http.StatusNotFound {
+			t.Fatalf("a purged post: got %d %s", r.status, r.raw)
+		}
 
 		wantCache(t, h.do("GET", "/api/v1/tags", nil), "MISS")
 		h.v1Tag(token, "fresh")
@@ -264,10 +273,14 @@ func TestCacheFreshOnEveryReplica(t *testing.T) {
 		return v1Attrs(r.body["data"])["title"]
 	}
 	within("the new post", func() bool { return title(two.do("GET", "/api/v1/posts/"+post, nil)) == "Before" })
-	wantCache(t, two.do("GET", "/api/v1/posts/"+post, nil), "HIT")
-	wantCache(t, two.do("GET", "/api/v1/posts", nil), "MISS")
-	wantCache(t, two.do("GET", "/api/v1/posts", nil), "HIT")
-	wantCache(t, two.do("GET", "/products", nil), "MISS")
+	// A read may come before the replica read the creation's event, which
+	// then evicts it; the next one after that is kept.
+	kept := func(path string) func() bool {
+		return func() bool { return two.do("GET", path, nil).xCache() == "HIT" }
+	}
+	within("the post kept", kept("/api/v1/posts/"+post))
+	within("the list kept", kept("/api/v1/posts"))
+	within("the products kept", kept("/products"))
 
 	one.do("PUT", "/api/v1/posts/"+post, map[string]any{"title": "After"}, as(token)...).expect(t, http.StatusOK, nil)
 	within("the update", func() bool { return title(two.do("GET", "/api/v1/posts/"+post, nil)) == "After" })

@@ -92,13 +92,23 @@ func (s *Server) updateComment(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
+// deleteComment moves the comment to the trash, or purges it with
+// force=true.
 func (s *Server) deleteComment(c *fiber.Ctx) error {
 	id, err := pathID(c, "comment")
 	if err != nil {
 		return err
 	}
+	force, err := forceParam(c)
+	if err != nil {
+		return err
+	}
 	actor, _ := actorOf(c)
-	if err := s.comments.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
+	remove := s.comments.Delete
+	if force {
+		remove = s.comments.Purge
+	}
+	if err := remove(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Comment deleted successfully."})

@@ -1,15 +1,13 @@
 package httpapi
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -25,11 +23,6 @@ const (
 	// that proxies keep it open and a gone client is noticed.
 	defaultHeartbeat = 15 * time.Second
 )
-
-// streamWriteTimeout bounds each write of a stream: a subscriber that does
-// not read what its buffers hold within it is disconnected, and resumes
-// with Last-Event-ID, rather than holding a goroutine and memory forever.
-const streamWriteTimeout = 10 * time.Second
 
 // areaBTopics are the topics of area B, whose records everybody may read.
 var areaBTopics = []string{domain.TopicUsers, domain.TopicProducts}
@@ -108,33 +101,41 @@ func (s *Server) streamEvents(c *fiber.Ctx) error {
 			f.Topics = areaBTopics
 		}
 	}
+	if c.Method() == fiber.MethodHead {
+		// The headers a GET would have, and no stream.
+		streamHeaders(c)
+		return nil
+	}
 	// The stream lives until the client goes or the server shuts down,
-	// not for the request's deadline.
-	ctx, cancel := context.WithCancel(s.streams)
-	events, err := s.events.Follow(ctx, s.eventViewer(c, actor), f, after, c.Get("Last-Event-ID") == "")
+	// not for the request's deadline: once the headers are written, the
+	// connection leaves fasthttp for the server's streams (hub), where it
+	// is a record, not a goroutine.
+	sub := s.hub.subscriber(s.linksOf(c))
+	cancel, err := s.events.Subscribe(c.UserContext(), s.eventViewer(c, actor), f, after, c.Get("Last-Event-ID") == "", sub)
 	if err != nil {
-		cancel()
 		return err
 	}
-	// The stream counts as open from here until run returns: fasthttp
-	// starts run as soon as the body writer is set.
-	s.openStreams.Add(1)
-	st := &stream{
-		render:    s.rendered,
-		events:    events,
-		cancel:    cancel,
-		open:      &s.openStreams,
-		links:     s.linksOf(c),
-		conn:      c.Context().Conn(),
-		heartbeat: s.cfg.EventsHeartbeat,
-	}
+	sub.cancel = cancel
+	streamHeaders(c)
+	fctx := c.Context()
+	// The body is chunked, as fasthttp would send a body of unknown size,
+	// and the hub writes the headers itself, with the first chunk.
+	fctx.Response.Header.SetContentLength(-1)
+	fctx.HijackSetNoResponse(true)
+	fctx.Hijack(func(conn net.Conn) {
+		head := slices.Clone(fctx.Response.Header.Header())
+		s.hub.attach(sub, conn, head)
+	})
+	return nil
+}
+
+// streamHeaders sets the headers of an event stream.
+func streamHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	// nginx buffers responses unless told not to, which would hold events
 	// back until its buffer fills.
 	c.Set("X-Accel-Buffering", "no")
-	c.Context().SetBodyStreamWriter(st.run)
-	return nil
 }
 
 // eventViewer is who reads the stream: the actor, the token or browser
@@ -188,78 +189,9 @@ func eventQuery(c *fiber.Ctx) (ports.EventFilter, int64, error) {
 	return f, after, nil
 }
 
-// netConn is what a stream needs of its connection: a deadline per write.
-type netConn interface {
-	SetWriteDeadline(time.Time) error
-}
-
-// stream is one subscriber's event stream. It runs in the goroutine
-// fasthttp gives the response body, after the handler returned.
-type stream struct {
-	render    *renderCache
-	events    <-chan []ports.VisibleEvent
-	cancel    context.CancelFunc
-	open      *atomic.Int64
-	links     links
-	conn      netConn
-	heartbeat time.Duration
-}
-
-// run writes events until the client goes, a write times out, the events
-// stop (the server shuts down, or the client fell too far behind); each
-// ends the response, and the client resumes from the last id it received.
-func (st *stream) run(w *bufio.Writer) {
-	defer st.open.Add(-1)
-	defer st.cancel()
-	heartbeat := time.NewTicker(st.heartbeat)
-	defer heartbeat.Stop()
-
-	// The retry field tells the browser how soon to reconnect; sending it
-	// at once also sends the headers.
-	fmt.Fprintf(w, "retry: %d\n\n", 2000)
-	if st.flush(w) != nil {
-		return
-	}
-	for {
-		select {
-		case events, ok := <-st.events:
-			if !ok || st.send(w, events) != nil {
-				return
-			}
-		case <-heartbeat.C:
-			w.WriteString(": keep-alive\n\n")
-			if st.flush(w) != nil {
-				return
-			}
-		}
-	}
-}
-
-// send writes one batch of events.
-func (st *stream) send(w *bufio.Writer, events []ports.VisibleEvent) error {
-	for _, ve := range events {
-		data, err := st.render.get(st.links, ve)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "id: %d\nevent: %s\ndata: ", ve.Event.ID, ve.Event.Type)
-		w.Write(data)
-		w.WriteString("\n\n")
-	}
-	return st.flush(w)
-}
-
-// flush sends what w holds within streamWriteTimeout.
-func (st *stream) flush(w *bufio.Writer) error {
-	if st.conn != nil {
-		_ = st.conn.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-	}
-	return w.Flush()
-}
-
-// renderCache keeps the JSON of recent events, so that an event that a
+// renderCache keeps the messages of recent events, so that an event that a
 // thousand streams send is rendered once per way of seeing it, not once
-// per stream. It holds at most renderCacheSize entries and starts afresh
+// per stream, and each stream is handed the same bytes. It holds at most renderCacheSize entries and starts afresh
 // when full: streams send the newest events, which a fresh cache soon
 // holds again.
 type renderCache struct {
@@ -279,10 +211,11 @@ func newRenderCache() *renderCache {
 	return &renderCache{entries: make(map[renderKey][]byte)}
 }
 
-// get returns the JSON of ve with links l. The slice is shared: callers
-// only write it out. The base URL alone keys it, as every stream of a
-// server has the same public file URLs.
-func (rc *renderCache) get(l links, ve ports.VisibleEvent) ([]byte, error) {
+// frame returns the message of ve with links l, as one chunk of a chunked
+// body: its size, the message and CRLF. The slice is shared: callers only
+// write it out. The base URL alone keys it, as every stream of a server
+// has the same public file URLs.
+func (rc *renderCache) frame(l links, ve ports.VisibleEvent) ([]byte, error) {
 	key := renderKey{ve.Event.ID, ve.View, l.base}
 	rc.mu.Lock()
 	data, ok := rc.entries[key]
@@ -294,6 +227,7 @@ func (rc *renderCache) get(l links, ve ports.VisibleEvent) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = chunk(fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", ve.Event.ID, ve.Event.Type, data))
 	rc.mu.Lock()
 	if len(rc.entries) >= renderCacheSize {
 		clear(rc.entries)

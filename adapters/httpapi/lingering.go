@@ -56,3 +56,7 @@ func (c *lingeringConn) Close() error {
 	_, _ = io.CopyN(io.Discard, c.Conn, lingerBytes)
 	return c.Conn.Close()
 }
+
+// NetConn returns the connection c wraps, which the event streams write
+// to directly once they left fasthttp.
+func (c *lingeringConn) NetConn() net.Conn { return c.Conn }

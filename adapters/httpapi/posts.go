@@ -22,10 +22,21 @@ const maxPostTags = domain.MaxPostTags
 func (s *Server) listPosts(c *fiber.Ctx) error {
 	f, filterErr := postFilter(c)
 	page, perPage, pageErr := pageParams(c)
-	if err := joinInvalid(filterErr, pageErr); err != nil {
+	trashed, trashedErr := trashedParam(c)
+	if err := joinInvalid(joinInvalid(filterErr, pageErr), trashedErr); err != nil {
 		return err
 	}
-	views, total, err := s.posts.List(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
+	var views []ports.PostView
+	var total int
+	var err error
+	switch trashed {
+	case trashedOnly:
+		views, total, err = s.posts.Trashed(c.UserContext(), callerOf(c), offsetPage(page, perPage))
+	case trashedWith:
+		views, total, err = s.posts.ListWithTrashed(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
+	default:
+		views, total, err = s.posts.List(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
+	}
 	if err != nil {
 		return err
 	}
@@ -97,13 +108,9 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
 }
 
+// deletePost moves the post to the trash, or purges it with force=true.
 func (s *Server) deletePost(c *fiber.Ctx) error {
-	id, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	if err := s.posts.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
+	if err := s.removePost(c); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Post deleted successfully."})

@@ -212,13 +212,9 @@ func (s *Server) updatePostV2(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
 }
 
+// deletePostV2 moves the post to the trash, or purges it with force=true.
 func (s *Server) deletePostV2(c *fiber.Ctx) error {
-	id, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	if err := s.posts.Delete(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
+	if err := s.removePost(c); err != nil {
 		return err
 	}
 	return c.Status(http.StatusNoContent).Send(nil)

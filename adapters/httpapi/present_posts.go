@@ -29,6 +29,9 @@ type postAttributes struct {
 	PublishedAt *string `json:"published_at"`
 	CreatedAt   string  `json:"created_at"`
 	UpdatedAt   string  `json:"updated_at"`
+	// DeletedAt is when a trashed post went to the trash; absent for a
+	// live post.
+	DeletedAt *string `json:"deleted_at,omitempty"`
 }
 
 type postRelationships struct {
@@ -124,6 +127,7 @@ func postOf(l links, apiPrefix string, v ports.PostView, detail postDetail) post
 			PublishedAt: formatTimePtr(p.PublishedAt()),
 			CreatedAt:   formatTime(p.CreatedAt()),
 			UpdatedAt:   formatTime(p.UpdatedAt()),
+			DeletedAt:   formatTimePtr(v.DeletedAt),
 		},
 		Relationships: postRelationships{Author: authorOf(l, v.Author), Tags: presentTags(v.Tags)},
 		Links:         selfLink{Self: l.base + apiPrefix + "/posts/" + strconv.FormatInt(p.ID(), 10)},

@@ -4,7 +4,6 @@ package httpapi
 
 import (
 	"cmp"
-	"context"
 	"log/slog"
 	"net/netip"
 	"net/url"
@@ -123,12 +122,9 @@ type Server struct {
 	app          *fiber.App
 	metrics      *metrics
 	labels       *routeLabels
-	// streams ends when the server shuts down, and with it every event
-	// stream, which would otherwise hold the drain open.
-	streams     context.Context
-	stopStreams context.CancelFunc
-	// rendered is the JSON of the events streams send; openStreams
-	// counts the streams open on this server.
+	// hub holds the event streams once their connections left fasthttp;
+	// rendered is the messages they send; openStreams counts them.
+	hub         *hub
 	rendered    *renderCache
 	openStreams atomic.Int64
 	// fronts are the other driving adapters served here (see Front).
@@ -168,8 +164,8 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		cfg.CORS.AllowedOrigins = append(slices.Clone(cfg.CORS.AllowedOrigins), origin)
 	}
 	s.cfg.EventsHeartbeat = cmp.Or(cfg.EventsHeartbeat, defaultHeartbeat)
-	s.streams, s.stopStreams = context.WithCancel(context.Background())
 	s.rendered = newRenderCache()
+	s.hub = newHub(s.rendered, s.cfg.EventsHeartbeat, &s.openStreams)
 	s.app = fiber.New(fiber.Config{
 		// Immutable keeps values taken from the request valid after the
 		// handler returns; fasthttp otherwise reuses their memory.
@@ -192,6 +188,10 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          web.ProxyList(cfg.TrustedProxies),
 	})
+	// An event stream's connection leaves fasthttp once its headers are
+	// due (streamEvents): fasthttp must leave it open when the hijack
+	// handler returns, as the hub writes to it from then on.
+	s.app.Server().KeepHijackedConns = true
 	s.guardProtocol()
 	s.labels = &routeLabels{app: s.app}
 	s.app.Use(withRequestID)
@@ -251,10 +251,14 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 func (s *Server) App() *fiber.App { return s.app }
 
 // Shutdown ends the event streams, stops accepting connections and waits
-// up to timeout for the requests in flight.
+// up to timeout for the requests in flight. The streams come first: their
+// connections left fasthttp, whose shutdown would not see them, and each
+// ends with the last chunk of its body, after which its client resumes
+// elsewhere with Last-Event-ID.
 func (s *Server) Shutdown(timeout time.Duration) error {
-	s.stopStreams()
-	return s.app.ShutdownWithTimeout(timeout)
+	start := time.Now()
+	s.hub.drain(timeout)
+	return s.app.ShutdownWithTimeout(max(timeout-time.Since(start), 0))
 }
 
 func (s *Server) routes() {
@@ -290,6 +294,7 @@ func (s *Server) routes() {
 	v1.Post("/posts", auth, s.createPost)
 	v1.Put("/posts/:post", auth, posts, conditional.Tag, s.updatePost)
 	v1.Delete("/posts/:post", auth, posts, s.deletePost)
+	v1.Post("/posts/:post/restore", auth, posts, s.restorePost)
 	v1.Get("/tags", s.cached, optional, s.listTags)
 	v1.Post("/tags", auth, allow(domain.WriteTags), s.createTag)
 	s.serveStorage()
@@ -301,6 +306,7 @@ func (s *Server) routes() {
 	v1.Put("/comments/:comment", auth, comments, conditional.Tag, s.updateComment)
 	v1.Patch("/comments/:comment", auth, comments, conditional.Tag, s.updateComment)
 	v1.Delete("/comments/:comment", auth, comments, s.deleteComment)
+	v1.Post("/comments/:comment/restore", auth, comments, s.restoreComment)
 
 	webhooks := allow(domain.WriteWebhooks)
 	v1.Get("/events", s.streamEvents)
@@ -322,6 +328,7 @@ func (s *Server) routes() {
 	v2.Put("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
 	v2.Patch("/posts/:post", auth, write, conditional.Tag, s.updatePostV2)
 	v2.Delete("/posts/:post", auth, write, s.deletePostV2)
+	v2.Post("/posts/:post/restore", auth, write, s.restorePostV2)
 
 	// Browser sessions live outside /api, where Sanctum puts them, but
 	// answer in area A's shape.

@@ -175,7 +175,8 @@ func TestWebhooks(t *testing.T) {
 			// for good after three attempts; the fourth failure in a row
 			// disables the webhook, and says why.
 			rcv.answer(http.StatusInternalServerError)
-			h.do("DELETE", "/api/v1/posts/"+postID, nil, as(ann)...).expect(t, http.StatusOK, nil)
+			// post.deleted is the purge; a plain DELETE would be post.trashed.
+			h.do("DELETE", "/api/v1/posts/"+postID+"?force=true", nil, as(ann)...).expect(t, http.StatusOK, nil)
 			h.deliver()
 			h.clock.Advance(time.Minute)
 			h.deliver()

@@ -102,11 +102,48 @@ func (f *Files) Delete(_ context.Context, rel string) error {
 	if !ports.ValidFilePath(rel) {
 		return fmt.Errorf("localfs: delete %q: %w", rel, ports.ErrBadFilePath)
 	}
-	err := os.Remove(filepath.Join(f.root, filepath.FromSlash(rel)))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-		return fmt.Errorf("localfs: delete: %w", err)
+	for _, p := range []string{rel, ports.TrashedFilePath(rel)} {
+		err := os.Remove(filepath.Join(f.root, filepath.FromSlash(p)))
+		if err != nil && !missing(err) {
+			return fmt.Errorf("localfs: delete: %w", err)
+		}
 	}
 	return nil
+}
+
+// MoveToTrash implements ports.FileStore with a rename, which is atomic on
+// one file system: the file is either served or in the trash.
+func (f *Files) MoveToTrash(_ context.Context, rel string) error {
+	if !ports.ValidFilePath(rel) {
+		return fmt.Errorf("localfs: move %q to the trash: %w", rel, ports.ErrBadFilePath)
+	}
+	return f.move(rel, ports.TrashedFilePath(rel))
+}
+
+// MoveFromTrash implements ports.FileStore.
+func (f *Files) MoveFromTrash(_ context.Context, rel string) error {
+	if !ports.ValidFilePath(rel) {
+		return fmt.Errorf("localfs: move %q from the trash: %w", rel, ports.ErrBadFilePath)
+	}
+	return f.move(ports.TrashedFilePath(rel), rel)
+}
+
+func (f *Files) move(from, to string) error {
+	full := filepath.Join(f.root, filepath.FromSlash(to))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return fmt.Errorf("localfs: move: %w", err)
+	}
+	err := os.Rename(filepath.Join(f.root, filepath.FromSlash(from)), full)
+	if err != nil && !missing(err) {
+		return fmt.Errorf("localfs: move: %w", err)
+	}
+	return nil
+}
+
+// missing reports whether err says that a file or a folder on its path is
+// not there.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // etag is the entity tag of the file at rel: 16 bytes of a SHA-256 over its

@@ -142,6 +142,7 @@ func (u unit) repos() ports.Repos {
 		Mails:          mails{u},
 		PasswordResets: passwordResets{u},
 		Admin:          admin{u},
+		Trash:          trash{u},
 	}
 }
 
@@ -261,6 +262,9 @@ type state struct {
 	passwordResets map[int64]domain.PasswordReset
 	// audit is the admin audit log, in id order.
 	audit []domain.AuditEntry
+	// trashedPosts and trashedComments are the trash, by id.
+	trashedPosts    map[int64]trashedPost
+	trashedComments map[int64]trashedComment
 
 	lastUser, lastToken, lastPerson, lastProduct, lastPost, lastTag, lastComment, lastEvent int64
 	lastWebhook, lastDelivery                                                               int64
@@ -268,28 +272,30 @@ type state struct {
 
 func newState() *state {
 	return &state{
-		users:          map[int64]domain.User{},
-		userEmails:     map[string]int64{},
-		tokens:         map[int64]domain.Token{},
-		tokenHashes:    map[string]int64{},
-		streamed:       map[int64]bool{},
-		counters:       map[string]counter{},
-		people:         map[int64]domain.Person{},
-		personEmails:   map[string]int64{},
-		products:       map[int64]domain.Product{},
-		productSKUs:    map[string]int64{},
-		posts:          map[int64]domain.PostState{},
-		postSlugs:      map[string]int64{},
-		postTags:       map[int64][]int64{},
-		tags:           map[int64]domain.Tag{},
-		tagNames:       map[string]int64{},
-		comments:       map[int64]domain.Comment{},
-		sessions:       map[string]domain.Session{},
-		idempotency:    map[string]ports.IdempotencyRecord{},
-		webhooks:       map[int64]domain.Webhook{},
-		deliveries:     map[int64]storedDelivery{},
-		mails:          map[int64]domain.Mail{},
-		passwordResets: map[int64]domain.PasswordReset{},
+		users:           map[int64]domain.User{},
+		userEmails:      map[string]int64{},
+		tokens:          map[int64]domain.Token{},
+		tokenHashes:     map[string]int64{},
+		streamed:        map[int64]bool{},
+		counters:        map[string]counter{},
+		people:          map[int64]domain.Person{},
+		personEmails:    map[string]int64{},
+		products:        map[int64]domain.Product{},
+		productSKUs:     map[string]int64{},
+		posts:           map[int64]domain.PostState{},
+		postSlugs:       map[string]int64{},
+		postTags:        map[int64][]int64{},
+		tags:            map[int64]domain.Tag{},
+		tagNames:        map[string]int64{},
+		comments:        map[int64]domain.Comment{},
+		sessions:        map[string]domain.Session{},
+		idempotency:     map[string]ports.IdempotencyRecord{},
+		webhooks:        map[int64]domain.Webhook{},
+		deliveries:      map[int64]storedDelivery{},
+		mails:           map[int64]domain.Mail{},
+		passwordResets:  map[int64]domain.PasswordReset{},
+		trashedPosts:    map[int64]trashedPost{},
+		trashedComments: map[int64]trashedComment{},
 	}
 }
 
@@ -318,5 +324,7 @@ func (s *state) clone() *state {
 	c.mails = maps.Clone(s.mails)
 	c.passwordResets = maps.Clone(s.passwordResets)
 	c.audit = slices.Clip(s.audit)
+	c.trashedPosts = maps.Clone(s.trashedPosts)
+	c.trashedComments = maps.Clone(s.trashedComments)
 	return &c
 }

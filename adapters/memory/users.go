@@ -151,6 +151,16 @@ func (r users) Delete(ctx context.Context, id int64) error {
 			}
 		}
 		s.deleteComments(func(c domain.Comment) bool { return c.UserID == id })
+		for pid, p := range s.trashedPosts {
+			if p.state.AuthorID == id {
+				delete(s.trashedPosts, pid)
+			}
+		}
+		for cid, c := range s.trashedComments {
+			if c.comment.UserID == id {
+				delete(s.trashedComments, cid)
+			}
+		}
 		for wid, w := range s.webhooks {
 			if w.UserID == id {
 				s.deleteWebhook(wid)

@@ -258,5 +258,6 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Mails:          mails{q: q},
 		PasswordResets: passwordResets{q: q},
 		Admin:          admin{q: q, conn: conn},
+		Trash:          trash{conn: conn},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -131,8 +132,48 @@ func (b *Bucket) Delete(ctx context.Context, key string) error {
 	if !ports.ValidFilePath(key) {
 		return fmt.Errorf("s3files: delete %q: %w", key, ports.ErrBadFilePath)
 	}
-	if _, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: &key}); err != nil {
-		return fmt.Errorf("s3files: delete %q: %w", key, classify(ctx, err))
+	for _, k := range []string{key, ports.TrashedFilePath(key)} {
+		if _, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: &k}); err != nil {
+			return fmt.Errorf("s3files: delete %q: %w", k, classify(ctx, err))
+		}
+	}
+	return nil
+}
+
+// MoveToTrash implements ports.FileStore: S3 has no rename, so the object
+// is copied within the bucket and the original deleted. A public URL
+// (AWS_URL) of the bucket still reaches the trash's prefix unless the
+// bucket's policy keeps it private.
+func (b *Bucket) MoveToTrash(ctx context.Context, key string) error {
+	if !ports.ValidFilePath(key) {
+		return fmt.Errorf("s3files: move %q to the trash: %w", key, ports.ErrBadFilePath)
+	}
+	return b.move(ctx, key, ports.TrashedFilePath(key))
+}
+
+// MoveFromTrash implements ports.FileStore.
+func (b *Bucket) MoveFromTrash(ctx context.Context, key string) error {
+	if !ports.ValidFilePath(key) {
+		return fmt.Errorf("s3files: move %q from the trash: %w", key, ports.ErrBadFilePath)
+	}
+	return b.move(ctx, ports.TrashedFilePath(key), key)
+}
+
+func (b *Bucket) move(ctx context.Context, from, to string) error {
+	segments := strings.Split(from, "/")
+	for i, seg := range segments {
+		segments[i] = url.PathEscape(seg)
+	}
+	source := b.bucket + "/" + strings.Join(segments, "/")
+	_, err := b.client.CopyObject(ctx, &s3.CopyObjectInput{Bucket: &b.bucket, Key: &to, CopySource: &source})
+	if err != nil {
+		if err := classify(ctx, err); errors.Is(err, domain.ErrNotFound) {
+			return nil
+		}
+		return fmt.Errorf("s3files: move %q to %q: %w", from, to, classify(ctx, err))
+	}
+	if _, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: &from}); err != nil {
+		return fmt.Errorf("s3files: move %q: %w", from, classify(ctx, err))
 	}
 	return nil
 }

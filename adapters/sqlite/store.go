@@ -323,5 +323,6 @@ func (c conns) repos() ports.Repos {
 		Mails:          mails{c},
 		PasswordResets: passwordResets{c},
 		Admin:          admin{c},
+		Trash:          trash{c},
 	}
 }

@@ -4,6 +4,8 @@
 //	go run ./bench/events -base http://127.0.0.1:3000 -pid $(pgrep -n inkwell) streams
 //	go run ./bench/events -base http://127.0.0.1:3000 webhooks
 //	go run ./bench/events -base http://127.0.0.1:3000 revoke
+//	go run ./bench/events -base http://127.0.0.1:3000 -pid PID -subscribers 10000 sse-idle
+//	go run ./bench/events -base http://127.0.0.1:3000 -pid PID -subscribers 10000 -rate 10 sse-fanout
 //
 // streams measures how fast posts are created with no subscriber, then
 // opens -subscribers event streams, writes -rate posts a second for
@@ -26,6 +28,17 @@
 // stayed open and kept receiving. The server needs its per-address cap
 // raised (EVENTS_MAX_STREAMS_PER_ADDRESS=0), since every stream comes from
 // the one address of the tool.
+//
+// sse-idle opens -subscribers streams of one reader's token, each a bare
+// connection of the tool's, and reports the growth of the server's
+// resident memory per stream once they have idled for -settle (the
+// server needs EVENTS_MAX_STREAMS_PER_TOKEN=0 and
+// EVENTS_MAX_STREAMS_PER_ADDRESS=0, and both processes a file limit above
+// the streams). sse-fanout does the same, then has an author write -rate
+// posts a second for -duration and reports how many of the deliveries
+// arrived within 10 s of the last create, their delay from the create
+// request (p50, p99, max) and the creates' latency. Both end with a line
+// BENCH_RESULT and their figures as JSON, which scripts/bench.sh reads.
 package main
 
 import (
@@ -72,8 +85,12 @@ func main() {
 		err = webhooks()
 	case "revoke":
 		err = revoke()
+	case "sse-idle":
+		err = sse(false)
+	case "sse-fanout":
+		err = sse(true)
 	default:
-		err = errors.New("usage: events [flags] streams|webhooks|revoke")
+		err = errors.New("usage: events [flags] streams|webhooks|revoke|sse-idle|sse-fanout")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "events:", err)
@@ -297,7 +314,12 @@ func serverCPU() (time.Duration, error) {
 	if *pid == 0 {
 		return 0, nil
 	}
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", *pid))
+	return cpuOf(*pid)
+}
+
+// cpuOf returns the CPU time process p has used (user and system).
+func cpuOf(p int) (time.Duration, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
 	if err != nil {
 		return 0, err
 	}
@@ -305,7 +327,7 @@ func serverCPU() (time.Duration, error) {
 	// it are numbered from the state, the third field of the file.
 	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
 	if len(fields) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", *pid, len(fields))
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", p, len(fields))
 	}
 	var ticks int64
 	for _, f := range fields[11:13] { // utime and stime

@@ -67,7 +67,7 @@ working folder (or the file ENV_FILE names), the environment winning;
 .env.example lists every key with its default. Only serve, migrate and seed
 make a missing SQLite store; every command that opens a store names it on its
 first line of standard error.`,
-	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand, versionCommand},
+	subs: []*command{serveCommand, migrateCommand, seedCommand, tokensCommand, adminCommand, keyCommand, versionCommand, healthcheckCommand},
 }
 
 var serveCommand = &command{

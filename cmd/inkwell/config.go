@@ -75,6 +75,10 @@ type environment struct {
 	HTTPCacheTTL      time.Duration `env:"HTTP_CACHE_TTL" envDefault:"60s"`
 	HTTPCachePurgeURL string        `env:"HTTP_CACHE_PURGE_URL"`
 
+	// TrashRetention is how long deleted posts and comments stay in the
+	// trash, restorable, before every replica's worker purges them.
+	TrashRetention time.Duration `env:"TRASH_RETENTION" envDefault:"720h"`
+
 	// The caps of the event streams open at once on one replica, per
 	// token (or browser session) and per client address; 0: no cap.
 	EventsMaxStreamsPerToken   int `env:"EVENTS_MAX_STREAMS_PER_TOKEN" envDefault:"10"`
@@ -237,6 +241,8 @@ func (e environment) check() error {
 		return fmt.Errorf("BODY_LIMIT_BYTES: %d must be positive", e.BodyLimitBytes)
 	case e.EventsRetention <= 0:
 		return fmt.Errorf("EVENTS_RETENTION: %s must be positive", e.EventsRetention)
+	case e.TrashRetention <= 0:
+		return fmt.Errorf("TRASH_RETENTION: %s must be positive", e.TrashRetention)
 	case e.EventsHeartbeat <= 0:
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
 	case e.HTTPCacheMaxBytes < 0:
@@ -416,6 +422,7 @@ func (e environment) service() inkwell.Config {
 			CacheConfig: httpapi.CacheConfig{MaxBytes: e.HTTPCacheMaxBytes, TTL: e.HTTPCacheTTL},
 			PurgeURL:    e.HTTPCachePurgeURL,
 		},
+		Trash:     app.TrashConfig{Retention: e.TrashRetention},
 		Webhooks:  webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
 		Passwords: passwords.Config{Cost: e.BcryptCost},
 		Files:     e.files(e.StorageDir),

@@ -9,6 +9,7 @@
 //	inkwell admin create --email E --name N     make an admin (password on stdin)
 //	inkwell key generate                        print a new APP_KEY
 //	inkwell version, inkwell --version          print the version and VCS revision
+//	inkwell healthcheck [--url URL]             exit 0 when the local server is ready
 //	inkwell help [command]                      show the help of inkwell or a command
 //
 // Settings come from the environment and from .env in the working folder
@@ -189,8 +190,9 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 }
 
 // background runs what every replica does besides serving requests:
-// pruning the outbox, delivering webhooks, sending mail, and evicting from
-// the cache of anonymous reads what the outbox says changed. The function it returns
+// pruning the outbox, delivering webhooks, sending mail, purging the
+// expired trash, and evicting from the cache of anonymous reads what the
+// outbox says changed. The function it returns
 // stops them and waits until they have.
 func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
@@ -198,6 +200,7 @@ func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) fun
 	wg.Go(func() { pruneEvents(ctx, svc.Events, log) })
 	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
 	wg.Go(func() { svc.Mail.Run(ctx, func(err error) { log.Error("mail", "err", err) }) })
+	wg.Go(func() { svc.Trash.Run(ctx, func(err error) { log.Error("trash", "err", err) }) })
 	wg.Go(func() {
 		svc.CacheInvalidation.Run(ctx, func(err error) { log.Warn("cache invalidation", "err", err) })
 	})

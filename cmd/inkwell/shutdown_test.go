@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -77,5 +78,53 @@ func TestSIGTERMDrainsRequestsInFlight(t *testing.T) {
 	case <-returned:
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not return after draining")
+	}
+}
+
+// TestSIGTERMEndsEventStreams sends SIGTERM while an event stream is open.
+// The stream's connection left fasthttp, whose shutdown does not see it:
+// the server must still end it, with the last chunk of its body, so that
+// the client reads a complete response and resumes elsewhere, and serve
+// must return without waiting for the client to go.
+func TestSIGTERMEndsEventStreams(t *testing.T) {
+	t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(t.TempDir(), "inkwell.db"))
+	t.Setenv("BCRYPT_COST", "4")
+	base, stop := serveFor(t)
+
+	resp, err := http.Get(base + "/api/v1/events?topics=products")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/v1/events: %d, want 200", resp.StatusCode)
+	}
+	body := bufio.NewReader(resp.Body)
+	if line, err := body.ReadString('\n'); err != nil || !strings.HasPrefix(line, "retry: ") {
+		t.Fatalf("first line of the stream: %q, %v; want the retry field", line, err)
+	}
+
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, body)
+		ended <- err
+	}()
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the stream ended with %v, want the body's last chunk", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream still open 10 s after SIGTERM")
+	}
+	returned := make(chan struct{})
+	go func() { stop(); close(returned) }()
+	select {
+	case <-returned:
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not return after SIGTERM with a stream open")
 	}
 }

@@ -109,7 +109,14 @@ type Stack struct {
 	// CacheInvalidation is the reader of the outbox that evicts from the
 	// cache of anonymous reads (doing nothing when it is off).
 	CacheInvalidation *app.CacheInvalidation
+	// Trash purges the expired trash when a test runs it; TrashRetention
+	// is its retention, the service's default.
+	Trash *app.TrashPurger
 }
+
+// TrashRetention is the retention of every stack's trash, TRASH_RETENTION's
+// default.
+const TrashRetention = 720 * time.Hour
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases and
 // inkwell.NewServices, the constructors the service itself uses. The clock
@@ -194,5 +201,6 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		CacheInvalidation: fresh,
 		Clock:             clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
+		Trash: app.NewTrashPurger(store, o.Files, clk, app.TrashConfig{Retention: TrashRetention}),
 	}
 }

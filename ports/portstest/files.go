@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -28,6 +29,7 @@ var fileTests = []fileTest{
 	{"UniqueNames", testFileUniqueNames},
 	{"BadNames", testFileBadNames},
 	{"Delete", testFileDelete},
+	{"Trash", testFileTrash},
 	{"Missing", testFileMissing},
 	{"Traversal", testFileTraversal},
 	{"ConcurrentSaves", testFileConcurrentSaves},
@@ -160,6 +162,48 @@ func testFileDelete(t *testing.T, fs ports.FileStore) {
 	checkErr(t, "Delete of a file never saved", fs.Delete(ctx, "posts/"+randomName()+".png"), nil)
 	if _, data := open(t, fs, kept); string(data) != "kept" {
 		t.Errorf("Open(%q) after deleting another file: got %q, want %q", kept, data, "kept")
+	}
+}
+
+// testFileTrash checks the move of a trashed post's image: out of Open's
+// reach at once, back with its content on restore, and gone with Delete
+// wherever it is.
+func testFileTrash(t *testing.T, fs ports.FileStore) {
+	ctx := t.Context()
+	path, err := fs.Save(ctx, "posts", []byte("trashed"), ".png")
+	must(t, "Save", err)
+	kept, err := fs.Save(ctx, "posts", []byte("kept"), ".png")
+	must(t, "Save", err)
+	checkErr(t, fmt.Sprintf("MoveToTrash(%q)", path), fs.MoveToTrash(ctx, path), nil)
+	_, err = fs.Open(ctx, path)
+	checkErr(t, fmt.Sprintf("Open(%q) in the trash", path), err, domain.ErrNotFound)
+	_, err = fs.Open(ctx, ports.TrashedFilePath(path))
+	checkErr(t, fmt.Sprintf("Open(%q)", ports.TrashedFilePath(path)), err, domain.ErrNotFound)
+	if _, data := open(t, fs, kept); string(data) != "kept" {
+		t.Errorf("Open(%q) beside a trashed file: got %q, want %q", kept, data, "kept")
+	}
+	checkErr(t, "MoveToTrash again", fs.MoveToTrash(ctx, path), nil)
+	checkErr(t, fmt.Sprintf("MoveFromTrash(%q)", path), fs.MoveFromTrash(ctx, path), nil)
+	if _, data := open(t, fs, path); string(data) != "trashed" {
+		t.Errorf("Open(%q) after MoveFromTrash: got %q, want %q", path, data, "trashed")
+	}
+	checkErr(t, "MoveFromTrash of a file not in the trash", fs.MoveFromTrash(ctx, path), nil)
+	if _, data := open(t, fs, path); string(data) != "trashed" {
+		t.Errorf("Open(%q) after a second MoveFromTrash: got %q, want %q", path, data, "trashed")
+	}
+	// Delete removes a trashed file too: a purge deletes what is in the trash.
+	must(t, "MoveToTrash", fs.MoveToTrash(ctx, path))
+	checkErr(t, fmt.Sprintf("Delete(%q) in the trash", path), fs.Delete(ctx, path), nil)
+	checkErr(t, "MoveFromTrash after Delete", fs.MoveFromTrash(ctx, path), nil)
+	_, err = fs.Open(ctx, path)
+	checkErr(t, fmt.Sprintf("Open(%q) after Delete in the trash", path), err, domain.ErrNotFound)
+	for _, bad := range []string{"../x.png", "/posts/x.png", ports.TrashedFilePath(kept)} {
+		if err := fs.MoveToTrash(ctx, bad); !errors.Is(err, ports.ErrBadFilePath) {
+			t.Errorf("MoveToTrash(%q): got %v, want ErrBadFilePath", bad, err)
+		}
+		if err := fs.MoveFromTrash(ctx, bad); !errors.Is(err, ports.ErrBadFilePath) {
+			t.Errorf("MoveFromTrash(%q): got %v, want ErrBadFilePath", bad, err)
+		}
 	}
 }
 

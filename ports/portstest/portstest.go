@@ -39,6 +39,7 @@ func RunStore(t *testing.T, newStore func(tb testing.TB) ports.Store) {
 		{"Posts", postTests},
 		{"Tags", tagTests},
 		{"Comments", commentTests},
+		{"Trash", trashTests},
 		{"Sessions", sessionTests},
 		{"Idempotency", idempotencyTests},
 		{"Events", eventTests},

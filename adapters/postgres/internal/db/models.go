@@ -171,6 +171,32 @@ type Tag struct {
 	UpdatedAt pgtype.Timestamptz
 }
 
+type TrashedComment struct {
+	ID        int64
+	PostID    int64
+	UserID    int64
+	Body      string
+	CreatedAt pgtype.Timestamptz
+	UpdatedAt pgtype.Timestamptz
+	DeletedAt pgtype.Timestamptz
+}
+
+type TrashedPost struct {
+	ID          int64
+	AuthorID    int64
+	Title       string
+	Slug        string
+	Excerpt     string
+	Body        string
+	Status      string
+	ImagePath   string
+	PublishedAt pgtype.Timestamptz
+	CreatedAt   pgtype.Timestamptz
+	UpdatedAt   pgtype.Timestamptz
+	TagIds      []int64
+	DeletedAt   pgtype.Timestamptz
+}
+
 type User struct {
 	ID              int64
 	Name            string

@@ -183,6 +183,32 @@ type Tag struct {
 	UpdatedAt int64
 }
 
+type TrashedComment struct {
+	ID        int64
+	PostID    int64
+	UserID    int64
+	Body      string
+	CreatedAt int64
+	UpdatedAt int64
+	DeletedAt int64
+}
+
+type TrashedPost struct {
+	ID          int64
+	AuthorID    int64
+	Title       string
+	Slug        string
+	Excerpt     string
+	Body        string
+	Status      string
+	ImagePath   string
+	PublishedAt sql.NullInt64
+	CreatedAt   int64
+	UpdatedAt   int64
+	TagIds      string
+	DeletedAt   int64
+}
+
 type User struct {
 	ID              int64
 	Name            string
