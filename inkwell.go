@@ -8,6 +8,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi"
 	"github.com/inkwell/inkwell/adapters/mail"
 	"github.com/inkwell/inkwell/adapters/passwords"
+	"github.com/inkwell/inkwell/adapters/purge"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
@@ -34,6 +35,8 @@ type Config struct {
 	PasswordReset app.PasswordResetConfig
 	// Directory is area B's: whether its writes need a token.
 	Directory app.DirectoryConfig
+	// Cache is the cache of anonymous reads.
+	Cache CacheConfig
 	// Trash is how long deleted posts and comments stay restorable.
 	Trash app.TrashConfig
 	// Backup is the continuous backup of the SQLite store.
@@ -56,6 +59,11 @@ type Service struct {
 	Webhooks *app.WebhookWorker
 	// Mail sends the outbox's mails; every replica runs it.
 	Mail *app.MailWorker
+	// CacheInvalidation evicts from the cache of anonymous reads what each
+	// event changed, and Purger tells a shared cache in front (nil: none);
+	// every replica runs both.
+	CacheInvalidation *app.CacheInvalidation
+	Purger            *purge.Purger
 	// Trash purges what stayed in the trash past its retention; every
 	// replica runs it.
 	Trash *app.TrashPurger

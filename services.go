@@ -7,6 +7,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/console"
 	"github.com/inkwell/inkwell/adapters/httpapi"
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/webhooks"
 	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/ports"
@@ -96,7 +97,10 @@ func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console
 // outboxes' backlog and, when the store keeps them, its pool and query
 // figures), and the admin console and the hosted pages it serves on the
 // same listener, and the backup's lag when one runs (nil otherwise).
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted, backup ports.BackupReporter) httpapi.Services {
+//
+// With the cache of anonymous reads on, fresh is its reader of the outbox,
+// which the adapter calls after each write.
+func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted, backup ports.BackupReporter, cache *respcache.Cache, fresh *app.CacheInvalidation) httpapi.Services {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
@@ -106,6 +110,7 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
 		Backlog: app.NewBacklog(store), Backup: backup,
 		Fronts: []httpapi.Front{admin, hosted},
+		Cache:  cache, Freshness: fresh,
 	}
 }
 

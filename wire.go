@@ -22,7 +22,7 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash", "Backup"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash", "Backup", "Cache"),
 		openStore,
 		openBackup,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),
@@ -41,6 +41,9 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		wire.FieldsOf(new(ports.UseCases), "Tokens", "Events", "AdminRights", "AdminSetup"),
 		NewConsole,
 		NewHosted,
+		newCache,
+		newPurger,
+		newCacheInvalidation,
 		NewServices,
 		httpapi.New,
 		wire.Struct(new(Service), "*"),

@@ -84,7 +84,11 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		cleanup()
 		return nil, nil, err
 	}
-	services := NewServices(useCases, store, fileStore, console, hosted, backupReporter)
+	cacheConfig := cfg.Cache
+	cache := newCache(cacheConfig)
+	purger := newPurger(cacheConfig, log)
+	cacheInvalidation := newCacheInvalidation(store, eventsConfig, cache, purger)
+	services := NewServices(useCases, store, fileStore, console, hosted, backupReporter, cache, cacheInvalidation)
 	server := httpapi.New(config, log, services)
 	tokens := useCases.Tokens
 	events := useCases.Events
@@ -97,15 +101,17 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	trashConfig := cfg.Trash
 	trashPurger := app.NewTrashPurger(store, fileStore, utc, trashConfig)
 	service := &Service{
-		Server:      server,
-		Store:       store,
-		Tokens:      tokens,
-		Events:      events,
-		AdminRights: adminRights,
-		AdminSetup:  adminSetup,
-		Webhooks:    webhookWorker,
-		Mail:        mailWorker,
-		Trash:       trashPurger,
+		Server:            server,
+		Store:             store,
+		Tokens:            tokens,
+		Events:            events,
+		AdminRights:       adminRights,
+		AdminSetup:        adminSetup,
+		Webhooks:          webhookWorker,
+		Mail:              mailWorker,
+		CacheInvalidation: cacheInvalidation,
+		Purger:            purger,
+		Trash:             trashPurger,
 	}
 	return service, func() {
 		cleanup3()

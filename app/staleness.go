@@ -12,9 +12,10 @@ import (
 // the store that lags a little: its reads may go to a standby
 // (ports.AllowStaleReads), and see the store as it was up to the store's
 // lag limit ago. Everybody else reads the primary, so that a caller who
-// could have written always reads its own writes.
+// could have written always reads its own writes. A read whose answer is
+// kept for others (ports.RequireFreshReads) reads the primary too.
 func readBy(ctx context.Context, viewer int64) context.Context {
-	if viewer != 0 {
+	if viewer != 0 || ports.FreshReadsRequired(ctx) {
 		return ctx
 	}
 	return ports.AllowStaleReads(ctx)

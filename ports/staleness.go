@@ -53,3 +53,21 @@ type ReadStats struct {
 	Lag      time.Duration
 	LagKnown bool
 }
+
+// freshReadsKey marks a context whose reads must come from the primary,
+// even for a caller whom the use cases would let read a standby.
+type freshReadsKey struct{}
+
+// RequireFreshReads returns ctx marked so that its reads never go to a
+// standby: a transport asks it for an answer it keeps for others (a cached
+// answer), which must not be older than the events that evicted its
+// predecessor.
+func RequireFreshReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, freshReadsKey{}, true)
+}
+
+// FreshReadsRequired reports whether ctx was marked by RequireFreshReads.
+func FreshReadsRequired(ctx context.Context) bool {
+	ok, _ := ctx.Value(freshReadsKey{}).(bool)
+	return ok
+}

@@ -50,6 +50,11 @@
 #   BENCH_PROFILE      1: take a CPU profile of every measured run through
 #                      the server's PPROF_ADDR, into bench/cache/profiles
 #   BENCH_RESEED       1: seed SQLite again rather than reuse bench/cache
+#   BENCH_CACHE_OFF    1: every scenario runs with the cache of anonymous
+#                      reads off (HTTP_CACHE_MAX_BYTES=0); otherwise only
+#                      list-cached, show-cached and list-token run with it on
+#                      (its default), the rest with it off, so that they
+#                      measure the store and the rendering they always did
 #   BENCH_QUIET_WAIT   seconds to wait, before each scenario, for the rest of
 #                      the machine to fall under 15% busy (120)
 #   BENCH_RETRIES      times a scenario is measured again when other work
@@ -90,8 +95,8 @@ die() { say "$*"; exit 1; }
 # reading ones see, and login before create since both write.
 # sse-idle and sse-fanout are measured with bench/events rather than wrk,
 # and reported in a table of their own.
-report_order=(list list-search list-deep v2-cursor v2-search show me create login ceiling healthz sse-idle sse-fanout)
-run_order=(ceiling healthz list list-search list-deep v2-cursor v2-search show me login create sse-idle sse-fanout)
+report_order=(list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me create login ceiling healthz sse-idle sse-fanout)
+run_order=(ceiling healthz list list-cached list-token list-search list-deep v2-cursor v2-search show show-cached me login create sse-idle sse-fanout)
 
 posts=${BENCH_POSTS:-100000}
 stores=${BENCH_STORES:-sqlite,postgres}
@@ -105,6 +110,7 @@ port=${BENCH_PORT:-3900}
 profile=${BENCH_PROFILE:-0}
 reseed=${BENCH_RESEED:-0}
 quiet_wait=${BENCH_QUIET_WAIT:-120}
+cache_off=${BENCH_CACHE_OFF:-0}
 retries=${BENCH_RETRIES:-2}
 cost=${BCRYPT_COST:-12}
 synchronous=${SQLITE_SYNCHRONOUS:-full}
@@ -167,7 +173,7 @@ comments=$((3 * posts))
 # repeats the run.
 command="BENCH_POSTS=$posts BENCH_STORES=$stores BENCH_DURATION=$duration"
 for v in BENCH_WARMUP BENCH_CONNECTIONS BENCH_THREADS BENCH_SCENARIOS BENCH_SEARCH_WORDS BENCH_SEARCH_DRAWS BENCH_PG_KEEP BENCH_PORT BENCH_PROFILE \
-  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BENCH_SSE_STREAMS BENCH_SSE_RATE BENCH_SSE_SECONDS BCRYPT_COST SQLITE_SYNCHRONOUS; do
+  BENCH_RESEED BENCH_QUIET_WAIT BENCH_RETRIES BENCH_CACHE_OFF BENCH_SSE_STREAMS BENCH_SSE_RATE BENCH_SSE_SECONDS BCRYPT_COST SQLITE_SYNCHRONOUS; do
   [[ -z ${!v:-} ]] || { [[ ${!v} == *' '* ]] && command+=" $v='${!v}'" || command+=" $v=${!v}"; }
 done
 command+=" make bench"
@@ -198,6 +204,7 @@ today=$(date -u +%F)
 
 # State the cleanup needs; every process is stopped by its own pid.
 server_pid=
+writer_pid=
 child_pid=
 bouncer_pid=
 bouncer_dir=
@@ -214,6 +221,14 @@ search_label=
 search_class=
 searched='{}'
 work=$(mktemp -d "${TMPDIR:-/tmp}/inkwell-bench.XXXXXX")
+
+# stop_writer stops the background writes of the cached scenarios.
+stop_writer() {
+  [[ -n ${writer_pid:-} ]] || return 0
+  kill "$writer_pid" 2>/dev/null || true
+  wait "$writer_pid" 2>/dev/null || true
+  writer_pid=
+}
 
 stop_server() {
   [[ -n $server_pid ]] || return 0
@@ -244,6 +259,7 @@ cleanup() {
   trap - EXIT INT TERM
   for pid in $child_pid $profile_pid; do kill -TERM "$pid" 2>/dev/null || true; done
   [[ -z $child_pid ]] || wait "$child_pid" 2>/dev/null || true
+  stop_writer
   stop_server
   stop_bouncer
   stop_s3
@@ -775,6 +791,26 @@ prepare() {
 
 # --- one scenario -------------------------------------------------------------
 
+# start_writer creates a published post a second through the API, with the
+# first token user's token, until stop_writer: the background writes of the
+# cached scenarios, each of which evicts every cached list on the replica.
+start_writer() {
+  local log=$1 token
+  token=$(head -n 1 "$work/tokens.txt")
+  (
+    n=0
+    while :; do
+      n=$((n + 1))
+      curl -s -o /dev/null -w '%{http_code}\n' --max-time 5 -H 'Content-Type: application/json' -H 'Accept: application/json' \
+        -H "Authorization: Bearer $token" -d "{\"title\":\"Background write $n\",\"body\":\"B\",\"status\":\"published\"}" \
+        "$base/api/v1/posts" >>"$log" || true
+      sleep 1
+    done
+  ) &
+  writer_pid=$!
+}
+
+
 # scenario restarts the server for every scenario, so that the peak RSS
 # the kernel keeps (VmHWM, which cannot be reset) is the scenario's own,
 # warm-up included.
@@ -802,9 +838,13 @@ scenario() {
     timeout=60
     extra=(REQUEST_TIMEOUT=60s)
   fi
+  if ((cache_off)) || [[ $name != list-cached && $name != show-cached && $name != list-token ]]; then
+    extra+=(HTTP_CACHE_MAX_BYTES=0)
+  fi
   wait_quiet "$store/$name"
 
   start_server "$url" "$log" "${extra[@]}"
+  [[ $name != *-cached ]] || start_writer "$work/writer-$store-$name.log"
   export BENCH_DATA=$work BENCH_LUA=$root/bench BENCH_THREADS=$threads \
     BENCH_LAST_PAGE=$last_page BENCH_SEARCH_WORD=$(uri "$search_word") BENCH_USERS=$users \
     BENCH_LOGIN_FIRST=$((token_users + 1)) BENCH_PASSWORD=$password \
@@ -840,7 +880,9 @@ scenario() {
   local hwm rss
   hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")
   rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")
+  stop_writer
   stop_server
+  [[ $name != *-cached ]] || say "$store/$name: $(grep -c '^201$' "$work/writer-$store-$name.log" || true) posts created in the background"
   if grep -q '"level":"ERROR"' "$log"; then
     say "$store/$name: the server logged errors:"
     grep '"level":"ERROR"' "$log" | head -n 3 >&2
@@ -876,7 +918,7 @@ sse_scenario() {
   local store=$1 url=$2 name=$3
   local log=$work/server-$store-$name.log out=$work/events-$store-$name.txt
   wait_quiet "$store/$name"
-  start_server "$url" "$log" EVENTS_MAX_STREAMS_PER_TOKEN=0 EVENTS_MAX_STREAMS_PER_ADDRESS=0
+  start_server "$url" "$log" EVENTS_MAX_STREAMS_PER_TOKEN=0 EVENTS_MAX_STREAMS_PER_ADDRESS=0 HTTP_CACHE_MAX_BYTES=0
   local rc=0
   in_background "$out" timeout -k 5 $((sse_seconds + 300)) "$work/events" -base "$base" -pid "$server_pid" \
     -subscribers "$sse_streams" -rate "$sse_rate" -duration "${sse_seconds}s" "$name" || rc=$?
@@ -1049,6 +1091,10 @@ jq -n --slurpfile results "$work/results.jsonl" --slurpfile stores "$work/stores
   def share($r; $p):
     ([$results[] | select(.store == $r.store and .scenario == "healthz")] | first) as $h
     | if $h then {or_min: ($h.rps * $p), note: "\($p * 100)% of /healthz"} else {} end;
+  # The cached reads are held to a quarter of /healthz in the same run.
+  def cached($r):
+    ([$results[] | select(.store == $r.store and .scenario == "healthz")] | first) as $h
+    | if $h then {min: ($h.rps * 0.25), note: "25% of /healthz"} else {note: "25% of /healthz (not run)"} end;
   def target($r):
     ($ref | map(select(.store == $r.store and .scenario == "list")) | first) as $list100k
     | {list: (if $posts == 100000 then {min: 5000}
@@ -1057,7 +1103,8 @@ jq -n --slurpfile results "$work/results.jsonl" --slurpfile stores "$work/stores
               else {note: "90% of the figure at 100,000 posts (no such result here)"} end),
        "list-search": ({min: 500} + share($r; 0.005)), "list-deep": ({min: 200} + share($r; 0.002)),
        "v2-search": ({min: 500} + share($r; 0.005)),
-       "v2-cursor": {min: 5000}, show: {min: 8000}, me: {min: 12000}, create: {min: 2500},
+       "v2-cursor": {min: 5000}, show: {min: 8000},
+       "list-cached": cached($r), "show-cached": cached($r), me: {min: 12000}, create: {min: 2500},
        login: (if $ceiling > 0 then {min: ($ceiling * 0.9), note: "90% of \($ceiling * 10 | round / 10) (cores / bcrypt check)"} else {} end)
       }[$r.scenario] // {};
   {date: $date, command: $command, commit: $commit,

@@ -77,6 +77,8 @@ type options struct {
 	frontendURL     string
 	requireVerified bool
 	production      bool
+	// cache is the cache of anonymous reads (off when its MaxBytes is 0).
+	cache httpapi.CacheConfig
 }
 
 // sessionLifetime is how long the harness's browser sessions may idle.
@@ -115,6 +117,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		RequireVerifiedEmail: o.requireVerified,
 		Mailer:               o.mailer,
 		FrontendURL:          o.frontendURL,
+		Cache:                o.cache,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	httpCfg := httpapi.Config{

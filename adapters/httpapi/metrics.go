@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -209,4 +210,22 @@ func (b backlogCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(mailPending, prometheus.GaugeValue, float64(n.Mails))
 	ch <- prometheus.MustNewConstMetric(deliveriesPending, prometheus.GaugeValue, float64(n.Deliveries))
+}
+
+// registerCache adds the series of the cache of anonymous reads.
+func (m *metrics) registerCache(stats func() respcache.Stats) {
+	counter := func(name, help string, value func(respcache.Stats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
+			func() float64 { return float64(value(stats())) })
+	}
+	m.registry.MustRegister(
+		counter("http_cache_hits_total", "GETs of cached routes answered from this replica's cache.", func(s respcache.Stats) int64 { return s.Hits }),
+		counter("http_cache_misses_total", "GETs of cached routes without a credential that the route answered.", func(s respcache.Stats) int64 { return s.Misses }),
+		counter("http_cache_bypasses_total", "GETs of cached routes with a credential, never served from the cache.", func(s respcache.Stats) int64 { return s.Bypasses }),
+		counter("http_cache_tags_evicted_total", "Tags evicted from this replica's cache.", func(s respcache.Stats) int64 { return s.TagsEvicted }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_cache_bytes", Help: "Bytes the cache of anonymous reads holds (HTTP_CACHE_MAX_BYTES bounds them)."},
+			func() float64 { return float64(stats().Bytes) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_cache_entries", Help: "Answers the cache of anonymous reads holds."},
+			func() float64 { return float64(stats().Entries) }),
+	)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -39,6 +40,8 @@ func (s *Server) listPosts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	respcache.Tag(c, domain.TagPosts)
+	tagPosts(c, views...)
 	data := make([]postJSON, len(views))
 	for i, v := range views {
 		data[i] = s.presentPost(c, apiV1, v, postInList)
@@ -55,6 +58,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	tagPosts(c, view)
 	conditional.Version(c, view.Post.UpdatedAt())
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
 }

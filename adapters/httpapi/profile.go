@@ -32,6 +32,7 @@ func (s *Server) updateProfile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	s.evict(domain.AccountTag(u.ID))
 	conditional.Version(c, u.UpdatedAt)
 	out := profileResponse{Message: "Profile updated successfully.", User: s.presentUser(c, u)}
 	if token != nil {
@@ -61,6 +62,7 @@ func (s *Server) updateAvatar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	s.evict(domain.AccountTag(u.ID))
 	return sendJSON(c, http.StatusOK, profileResponse{Message: "Avatar updated successfully.", User: s.presentUser(c, u)})
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/cors"
 	"github.com/inkwell/inkwell/adapters/httpapi/crud"
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -96,6 +97,11 @@ type Services struct {
 	// Fronts are the other driving adapters this listener serves under
 	// their own paths (the admin console).
 	Fronts []Front
+	// Cache keeps the answers of anonymous reads (nil: off), and
+	// Freshness evicts from it what a write of this replica changed before
+	// the write is answered (nil: nothing to evict).
+	Cache     *respcache.Cache
+	Freshness ports.CacheFreshness
 }
 
 // Server is Inkwell's HTTP front: both areas on one Fiber app.
@@ -129,6 +135,11 @@ type Server struct {
 	openStreams atomic.Int64
 	// fronts are the other driving adapters served here (see Front).
 	fronts []Front
+	// cache keeps anonymous answers; cached is the handler of the routes
+	// it serves; fresh evicts after this replica's writes.
+	cache  *respcache.Cache
+	cached fiber.Handler
+	fresh  ports.CacheFreshness
 }
 
 // New builds the Fiber app with every route of both areas.
@@ -142,10 +153,15 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
 		resets: svc.PasswordResets, fronts: svc.Fronts, backup: svc.Backup,
+		cache: svc.Cache, fresh: svc.Freshness,
 	}
+	s.cached = s.cache.Handler(s.baseURL)
 	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
 	if svc.Backup != nil {
 		s.metrics.registry.MustRegister(backupCollector{svc.Backup})
+	}
+	if s.cache.Enabled() {
+		s.metrics.registerCache(s.cache.Stats)
 	}
 	s.public, _ = svc.Files.(ports.PublicFiles)
 	if cfg.AppURL == "" {
@@ -198,6 +214,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(s.exceptFronts(cors.New(cfg.CORS)))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
+	if s.cache.Enabled() && s.fresh != nil {
+		s.app.Use(s.evictAfterWrites)
+	}
 	// The rate limit is the last global middleware: its refusals are
 	// answered by the route the request matches (see deferRefusal).
 	if svc.RequestLimit != nil {
@@ -218,6 +237,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		Authenticate: svc.Accounts.Authenticate,
 		RequireToken: cfg.CrudRequireToken,
 		BaseURL:      s.baseURL,
+		Cached:       s.cached,
 	})
 	// Once every route is known, each gets what must run once the router
 	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
@@ -276,13 +296,15 @@ func (s *Server) routes() {
 
 	optional := optionalAuth(s.auth)
 	posts := allow(domain.WritePosts)
-	v1.Get("/posts", optional, s.listPosts)
-	v1.Get("/posts/:post", optional, conditional.Tag, s.showPost)
+	// The anonymous reads are cached (respcache): the cache comes first,
+	// so that a request with a credential never reaches a kept answer.
+	v1.Get("/posts", s.cached, optional, s.listPosts)
+	v1.Get("/posts/:post", s.cached, optional, conditional.Tag, s.showPost)
 	v1.Post("/posts", auth, s.createPost)
 	v1.Put("/posts/:post", auth, posts, conditional.Tag, s.updatePost)
 	v1.Delete("/posts/:post", auth, posts, s.deletePost)
 	v1.Post("/posts/:post/restore", auth, posts, s.restorePost)
-	v1.Get("/tags", optional, s.listTags)
+	v1.Get("/tags", s.cached, optional, s.listTags)
 	v1.Post("/tags", auth, allow(domain.WriteTags), s.createTag)
 	s.serveStorage()
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 )
@@ -16,6 +17,10 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 	tags, err := s.tags.List(c.UserContext(), callerOf(c))
 	if err != nil {
 		return err
+	}
+	respcache.Tag(c, domain.TagTags)
+	for _, t := range tags {
+		respcache.Tag(c, domain.TagTag(t.ID))
 	}
 	return sendJSON(c, http.StatusOK, fiber.Map{"data": presentTags(tags)})
 }
@@ -35,5 +40,6 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	s.evict(domain.TagTags)
 	return sendJSON(c, http.StatusCreated, fiber.Map{"data": presentTag(tag)})
 }

@@ -70,6 +70,12 @@ type environment struct {
 	EventsHeartbeat      time.Duration `env:"EVENTS_HEARTBEAT" envDefault:"15s"`
 	WebhooksAllowPrivate bool          `env:"WEBHOOKS_ALLOW_PRIVATE"`
 
+	// The cache of anonymous reads: its memory bound (0 turns it off), the
+	// time to live of an answer, and where purges of a shared cache go.
+	HTTPCacheMaxBytes int64         `env:"HTTP_CACHE_MAX_BYTES" envDefault:"67108864"`
+	HTTPCacheTTL      time.Duration `env:"HTTP_CACHE_TTL" envDefault:"60s"`
+	HTTPCachePurgeURL string        `env:"HTTP_CACHE_PURGE_URL"`
+
 	// TrashRetention is how long deleted posts and comments stay in the
 	// trash, restorable, before every replica's worker purges them.
 	TrashRetention time.Duration `env:"TRASH_RETENTION" envDefault:"720h"`
@@ -243,6 +249,12 @@ func (e environment) check() error {
 		return fmt.Errorf("TRASH_RETENTION: %s must be positive", e.TrashRetention)
 	case e.EventsHeartbeat <= 0:
 		return fmt.Errorf("EVENTS_HEARTBEAT: %s must be positive", e.EventsHeartbeat)
+	case e.HTTPCacheMaxBytes < 0:
+		return fmt.Errorf("HTTP_CACHE_MAX_BYTES: %d is negative (0 turns the cache off)", e.HTTPCacheMaxBytes)
+	case e.HTTPCacheTTL < time.Second:
+		return fmt.Errorf("HTTP_CACHE_TTL: %s must be at least 1s", e.HTTPCacheTTL)
+	case e.HTTPCachePurgeURL != "" && !validPurgeURL(e.HTTPCachePurgeURL):
+		return fmt.Errorf("HTTP_CACHE_PURGE_URL: %q is not an http:// or https:// URL", e.HTTPCachePurgeURL)
 	case e.EventsMaxStreamsPerToken < 0:
 		return fmt.Errorf("EVENTS_MAX_STREAMS_PER_TOKEN: %d is negative (0 turns the cap off)", e.EventsMaxStreamsPerToken)
 	case e.EventsMaxStreamsPerAddress < 0:
@@ -414,13 +426,17 @@ func (e environment) service() inkwell.Config {
 		// day, as the Idempotency-Key draft suggests.
 		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
 		Events:      e.events(),
-		Trash:       app.TrashConfig{Retention: e.TrashRetention},
-		Webhooks:    webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
-		Passwords:   passwords.Config{Cost: e.BcryptCost},
-		Files:       e.files(e.StorageDir),
-		Backup:      e.backup(),
-		Mail:        e.mail(),
-		MailQueue:   app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter, Lease: e.MailLease},
+		Cache: inkwell.CacheConfig{
+			CacheConfig: httpapi.CacheConfig{MaxBytes: e.HTTPCacheMaxBytes, TTL: e.HTTPCacheTTL},
+			PurgeURL:    e.HTTPCachePurgeURL,
+		},
+		Trash:     app.TrashConfig{Retention: e.TrashRetention},
+		Webhooks:  webhooks.Config{AllowPrivate: e.WebhooksAllowPrivate},
+		Passwords: passwords.Config{Cost: e.BcryptCost},
+		Files:     e.files(e.StorageDir),
+		Backup:    e.backup(),
+		Mail:      e.mail(),
+		MailQueue: app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter, Lease: e.MailLease},
 		PasswordReset: app.PasswordResetConfig{
 			Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
 			Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
@@ -511,4 +527,10 @@ func (e environment) events() app.EventsConfig {
 		MaxStreamsPerCredential: e.EventsMaxStreamsPerToken,
 		MaxStreamsPerAddress:    e.EventsMaxStreamsPerAddress,
 	}
+}
+
+// validPurgeURL reports whether u is an absolute http or https URL.
+func validPurgeURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }

@@ -196,8 +196,9 @@ func migrate(ctx context.Context, cfg environment, log *slog.Logger, out io.Writ
 }
 
 // background runs what every replica does besides serving requests:
-// pruning the outbox, delivering webhooks, sending mail and purging the
-// expired trash. The function it returns
+// pruning the outbox, delivering webhooks, sending mail, purging the
+// expired trash, and evicting from the cache of anonymous reads what the
+// outbox says changed. The function it returns
 // stops them and waits until they have.
 func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
@@ -206,6 +207,12 @@ func background(ctx context.Context, svc *inkwell.Service, log *slog.Logger) fun
 	wg.Go(func() { svc.Webhooks.Run(ctx, func(err error) { log.Error("webhooks", "err", err) }) })
 	wg.Go(func() { svc.Mail.Run(ctx, func(err error) { log.Error("mail", "err", err) }) })
 	wg.Go(func() { svc.Trash.Run(ctx, func(err error) { log.Error("trash", "err", err) }) })
+	wg.Go(func() {
+		svc.CacheInvalidation.Run(ctx, func(err error) { log.Warn("cache invalidation", "err", err) })
+	})
+	if svc.Purger != nil {
+		wg.Go(func() { svc.Purger.Run(ctx) })
+	}
 	return func() {
 		cancel()
 		wg.Wait()

@@ -184,6 +184,11 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"DATABASE_READ_URL", "postgres://standby/db"}, // with the embedded SQLite store
 		{"DATABASE_READ_MAX_LAG", "0s"},
 		{"DATABASE_READ_MAX_LAG", "2"},
+		{"HTTP_CACHE_MAX_BYTES", "-1"},
+		{"HTTP_CACHE_MAX_BYTES", "64MB"},
+		{"HTTP_CACHE_TTL", "0s"},
+		{"HTTP_CACHE_TTL", "60"},
+		{"HTTP_CACHE_PURGE_URL", "varnish.internal/purge"},
 		{"FILESYSTEM_DISK", "ftp"},
 		{"AWS_USE_PATH_STYLE_ENDPOINT", "maybe"},
 		{"AWS_ENDPOINT", "s3.example.net"},

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,11 @@ func TestCluster(t *testing.T) {
 		"MAIL_PORT=" + strconv.Itoa(mailpit.SMTPPort),
 		"MAIL_FROM_ADDRESS=noreply@inkwell.test",
 	}
+	// These replicas keep no cache of anonymous reads, whose misses read
+	// the primary: the standby's subtest watches where such reads go. The
+	// cache's subtest starts replicas of its own with it on.
+	cacheOn := slices.Clone(env)
+	env = append(env, "HTTP_CACHE_MAX_BYTES=0")
 	// The replicas start together, so they race for the migrations.
 	nodes := make([]*replica, replicas)
 	for i := range nodes {
@@ -336,6 +342,10 @@ func TestCluster(t *testing.T) {
 				t.Errorf("%s: reads on the primary and the standby: got %v, want [1 2]", n.url, got)
 			}
 		}
+	})
+
+	t.Run("a write is fresh on every replica's cache within a second", func(t *testing.T) {
+		testCacheAcrossReplicas(t, bin, cacheOn, nodes[0].url, writer)
 	})
 
 	t.Run("the console works across replicas", func(t *testing.T) {

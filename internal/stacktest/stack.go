@@ -2,6 +2,7 @@ package stacktest
 
 import (
 	"cmp"
+	"context"
 	"log/slog"
 	"testing"
 	"time"
@@ -79,6 +80,11 @@ type Options struct {
 	// Directory gates area B's writes in the use cases (CRUD_AUTH=token
 	// sets RequireToken); open when zero.
 	Directory app.DirectoryConfig
+	// Cache is the cache of anonymous reads (HTTP_CACHE_*): off when its
+	// MaxBytes is zero, so that the tests that do not watch it see every
+	// read reach the store. With it on, the stack's reader of the outbox
+	// runs until the test ends.
+	Cache httpapi.CacheConfig
 }
 
 // AppKey is the APP_KEY of every stack, which signs its verification links
@@ -100,6 +106,9 @@ type Stack struct {
 	Outbox *app.Outbox
 	// Inbox holds what the mail worker sent, when Options.Mailer is unset.
 	Inbox *mail.Inbox
+	// CacheInvalidation is the reader of the outbox that evicts from the
+	// cache of anonymous reads (doing nothing when it is off).
+	CacheInvalidation *app.CacheInvalidation
 	// Trash purges the expired trash when a test runs it; TrashRetention
 	// is its retention, the service's default.
 	Trash *app.TrashPurger
@@ -168,11 +177,29 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 		},
 	})
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
+	cache := httpapi.NewCache(o.Cache)
+	var fresh *app.CacheInvalidation
+	if cache != nil {
+		fresh = app.NewCacheInvalidation(store, time.Second, cache)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fresh.Run(ctx, nil)
+		}()
+		tb.Cleanup(func() {
+			cancel()
+			<-done
+		})
+	} else {
+		fresh = app.NewCacheInvalidation(store, time.Second)
+	}
 	httpCfg := httpapi.Config{AppURL: o.AppURL, FrontendURL: o.FrontendURL}
 	discard := slog.New(slog.DiscardHandler)
 	return Stack{
-		Services: inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil),
-		Clock:    clk, Storage: storage, Webhooks: worker,
+		Services:          inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil, cache, fresh),
+		CacheInvalidation: fresh,
+		Clock:             clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,
 		Trash: app.NewTrashPurger(store, o.Files, clk, app.TrashConfig{Retention: TrashRetention}),
 	}

@@ -31,6 +31,9 @@ type Deps struct {
 	// prefix the links of a request's Link and Location headers: the
 	// server's public URL, or what it makes of the request's.
 	BaseURL func(c *fiber.Ctx) string
+	// Cached runs first on every read, to serve it from the cache of
+	// anonymous reads (respcache); nil: no cache.
+	Cached fiber.Handler
 }
 
 // Mount paths of area B. The users and products routers are mounted twice,
@@ -54,26 +57,30 @@ func Mount(r fiber.Router, d Deps) {
 	if d.BaseURL == nil {
 		panic("crud: Deps.BaseURL is required")
 	}
+	cached := d.Cached
+	if cached == nil {
+		cached = func(c *fiber.Ctx) error { return c.Next() }
+	}
 	u := users{people: d.People, base: d.BaseURL}
 	p := products{products: d.Products, base: d.BaseURL}
 
 	for _, m := range usersMounts {
-		r.Get(m, u.list)
+		r.Get(m, cached, u.list)
 		r.Post(m, write, u.create)
-		r.Get(m+"/:id", conditional.Tag, u.read)
+		r.Get(m+"/:id", cached, conditional.Tag, u.read)
 		r.Put(m+"/:id", write, conditional.Tag, u.replace)
 		r.Delete(m+"/:id", write, u.delete)
 	}
 	for _, m := range productsMounts {
-		r.Get(m, p.list)
+		r.Get(m, cached, p.list)
 		r.Post(m, write, p.create)
-		r.Get(m+"/:id", conditional.Tag, p.read)
+		r.Get(m+"/:id", cached, conditional.Tag, p.read)
 		r.Put(m+"/:id", write, conditional.Tag, p.replace)
 		r.Delete(m+"/:id", write, p.delete)
 	}
-	r.Get(usersV2Mount, u.listV2)
+	r.Get(usersV2Mount, cached, u.listV2)
 	r.Post(usersV2Mount, write, u.createV2)
-	r.Get(usersV2Mount+"/:id", conditional.Tag, u.read)
+	r.Get(usersV2Mount+"/:id", cached, conditional.Tag, u.read)
 	r.Put(usersV2Mount+"/:id", write, conditional.Tag, u.replace)
 	r.Patch(usersV2Mount+"/:id", write, conditional.Tag, u.patch)
 	r.Delete(usersV2Mount+"/:id", write, u.delete)

@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -20,6 +21,10 @@ func (p products) list(c *fiber.Ctx) error {
 	items, total, err := p.products.List(c.UserContext(), pageOf(page, limit))
 	if err != nil {
 		return err
+	}
+	respcache.Tag(c, domain.TagProducts)
+	for _, it := range items {
+		respcache.Tag(c, domain.ProductTag(it.ID))
 	}
 	setPagingHeaders(c, p.base(c), page, limit, total)
 	return ok(c, presentProducts(items))
@@ -50,6 +55,7 @@ func (p products) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	respcache.Tag(c, domain.ProductTag(item.ID))
 	conditional.Version(c, item.UpdatedAt)
 	return ok(c, presentProduct(item))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
+	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -25,6 +26,7 @@ func (u users) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	tagPeople(c, people)
 	setPagingHeaders(c, u.base(c), page, limit, total)
 	return ok(c, presentPeople(people))
 }
@@ -38,6 +40,7 @@ func (u users) listV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	tagPeople(c, people)
 	return c.JSON(envelope{Success: true, Message: statusMessage[fiber.StatusOK], Data: presentPeople(people), Meta: metaOf(q.Page, total)})
 }
 
@@ -79,6 +82,7 @@ func (u users) read(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	respcache.Tag(c, domain.PersonTag(p.ID))
 	conditional.Version(c, p.UpdatedAt)
 	return ok(c, presentPerson(p))
 }
@@ -225,4 +229,13 @@ func idAndBody(c *fiber.Ctx) (int64, *validate.Validator, error) {
 	}
 	v, err := decodeBody(c)
 	return id, v, err
+}
+
+// tagPeople records that a list shows people, for the cache of anonymous
+// reads.
+func tagPeople(c *fiber.Ctx, people []domain.Person) {
+	respcache.Tag(c, domain.TagPeople)
+	for _, p := range people {
+		respcache.Tag(c, domain.PersonTag(p.ID))
+	}
 }
