@@ -260,6 +260,11 @@ func TestBackup(t *testing.T) {
 				t.Errorf("restored product %d is %q, the live file's %q", id, text, live["products"][id])
 			}
 		}
+		// A commit is on the replica once the sync after it has uploaded:
+		// within one interval while syncs are quick, plus the time of that
+		// sync's upload when the machine is slow. Older than two intervals
+		// nothing may be missing; the count beyond one is the figure of
+		// the recovery point, logged for the benchmark notes.
 		var lost, lostOld int
 		all := acked()
 		for id, at := range all {
@@ -267,13 +272,16 @@ func TestBackup(t *testing.T) {
 			fmt.Sscan(id, &n)
 			if _, ok := got["products"][n]; !ok {
 				lost++
-				if killed.Sub(at) > backupInterval {
+				age := killed.Sub(at)
+				if age > backupInterval {
 					lostOld++
-					t.Errorf("product %s acknowledged %s before the kill is not on the replica", id, killed.Sub(at))
+				}
+				if age > 2*backupInterval {
+					t.Errorf("product %s acknowledged %s before the kill is not on the replica", id, age)
 				}
 			}
 		}
-		t.Logf("kill -9: %d writes acknowledged, %d restored, %d lost (all within %s of the kill), %d lost older", len(all), len(got["products"]), lost, backupInterval, lostOld)
+		t.Logf("kill -9: %d writes acknowledged, %d restored, %d lost, %d of them acknowledged more than %s before the kill", len(all), len(got["products"]), lost, lostOld, backupInterval)
 		if len(all) == 0 || len(got["products"]) == 0 {
 			t.Fatalf("%d acknowledged, %d restored: nothing to compare", len(all), len(got["products"]))
 		}
