@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/localfs"
 	"github.com/inkwell/inkwell/adapters/s3files"
 	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -45,22 +47,60 @@ type BackupConfig struct {
 // On reports whether backups are configured.
 func (c BackupConfig) On() bool { return c.Bucket != "" }
 
-// database is the backup adapter on the SQLite file at path.
+// database is the backup adapter on the SQLite file at path. Its replica
+// lives below Prefix through the file store's S3 client (see
+// replicaObjects), so the binary holds one S3 client.
 func (c BackupConfig) database(dbPath string, log *slog.Logger) (*litestream.Backup, error) {
+	objects, err := c.bucket(strings.Trim(c.Prefix, "/"))
+	if err != nil {
+		return nil, err
+	}
 	return litestream.New(litestream.Config{
-		Bucket: c.Bucket, Prefix: c.Prefix,
-		Region: c.S3.Region, Endpoint: c.S3.Endpoint, UsePathStyle: c.S3.UsePathStyle,
-		AccessKeyID: c.S3.AccessKeyID, SecretAccessKey: c.S3.SecretAccessKey,
-		SyncInterval: c.SyncInterval,
-	}, dbPath, log)
+		Bucket: c.Bucket, Prefix: c.Prefix, SyncInterval: c.SyncInterval,
+	}, replicaObjects{objects}, dbPath, log)
 }
 
 // files is the copy of the local files in the bucket.
 func (c BackupConfig) files() (*s3files.Bucket, error) {
+	return c.bucket(path.Join(strings.Trim(c.Prefix, "/"), "files"))
+}
+
+// bucket is the backup's bucket below prefix.
+func (c BackupConfig) bucket(prefix string) (*s3files.Bucket, error) {
 	cfg := c.S3
-	cfg.Bucket, cfg.URL = c.Bucket, ""
-	cfg.Prefix = path.Join(strings.Trim(c.Prefix, "/"), "files")
+	cfg.Bucket, cfg.URL, cfg.Prefix = c.Bucket, "", prefix
 	return s3files.New(cfg)
+}
+
+// replicaObjects is the S3 file store's bucket as the object store of the
+// database's replica.
+type replicaObjects struct{ b *s3files.Bucket }
+
+var _ litestream.Objects = replicaObjects{}
+
+func (o replicaObjects) Put(ctx context.Context, key string, r io.ReadSeeker, size int64, metadata map[string]string) error {
+	return o.b.PutObject(ctx, key, r, size, metadata)
+}
+
+// Get says a missing key with fs.ErrNotExist, as the replica asks.
+func (o replicaObjects) Get(ctx context.Context, key string, offset, size int64) (io.ReadCloser, error) {
+	rc, err := o.b.GetObject(ctx, key, offset, size)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %w", fs.ErrNotExist, err)
+	}
+	return rc, err
+}
+
+func (o replicaObjects) List(ctx context.Context, prefix string, fn func(key string, size int64, modTime time.Time) error) error {
+	return o.b.ListObjects(ctx, prefix, func(obj s3files.Object) error { return fn(obj.Key, obj.Size, obj.ModTime) })
+}
+
+func (o replicaObjects) Metadata(ctx context.Context, key string) (map[string]string, error) {
+	return o.b.ObjectMetadata(ctx, key)
+}
+
+func (o replicaObjects) Delete(ctx context.Context, keys ...string) error {
+	return o.b.DeleteObjects(ctx, keys...)
 }
 
 // SQLitePath is the SQLite file the store configuration names, and false

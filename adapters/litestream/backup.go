@@ -4,7 +4,10 @@
 // as it was at any moment the bucket still covers. It is the one package
 // that knows the library, whose API is not declared stable (go.mod pins
 // its version); another version, or Litestream run beside the service,
-// replaces this package alone.
+// replaces this package alone. The replica client is its own (see
+// replicaClient), over the Objects the root gives it, rather than the
+// library's S3 client, whose AWS configuration chain would be a second S3
+// client in the binary.
 package litestream
 
 import (
@@ -20,7 +23,6 @@ import (
 	"time"
 
 	ls "github.com/benbjohnson/litestream"
-	lss3 "github.com/benbjohnson/litestream/s3"
 	"github.com/superfly/ltx"
 
 	"github.com/inkwell/inkwell/domain"
@@ -29,17 +31,10 @@ import (
 
 // Config is where the replica lives and how often it is fed.
 type Config struct {
-	// Bucket and Prefix place the replica: its LTX files go under
-	// Prefix/ltx/ in Bucket.
+	// Bucket and Prefix name the replica, s3://Bucket/Prefix, whose
+	// objects New is given: its LTX files go under Prefix/<level>/.
 	Bucket string
 	Prefix string
-	// Region, Endpoint, the keys and UsePathStyle reach the bucket, as
-	// the S3 file store's settings (AWS_*) do.
-	Region          string
-	Endpoint        string
-	AccessKeyID     string
-	SecretAccessKey string
-	UsePathStyle    bool
 	// SyncInterval bounds how long a commit waits before the replica
 	// holds it.
 	SyncInterval time.Duration
@@ -73,7 +68,7 @@ var compactionLevels = ls.CompactionLevels{
 type Backup struct {
 	cfg    Config
 	path   string
-	client *lss3.ReplicaClient
+	client *replicaClient
 	log    *slog.Logger
 
 	// Set by Start.
@@ -91,24 +86,22 @@ type Backup struct {
 
 var _ ports.Backup = (*Backup)(nil)
 
-// New returns the replica of the SQLite file at path that cfg places. It
-// checks the settings without reaching the bucket.
-func New(cfg Config, path string, log *slog.Logger) (*Backup, error) {
+// New returns the replica of the SQLite file at path in objects, the
+// bucket below the prefix cfg names. It checks the settings without
+// reaching the bucket.
+func New(cfg Config, objects Objects, path string, log *slog.Logger) (*Backup, error) {
 	switch {
 	case cfg.Bucket == "":
 		return nil, errors.New("litestream: no bucket")
+	case objects == nil:
+		return nil, errors.New("litestream: no object store")
 	case cfg.SyncInterval <= 0:
 		return nil, errors.New("litestream: the sync interval must be positive")
 	}
-	c := lss3.NewReplicaClient()
-	c.Bucket = cfg.Bucket
-	c.Path = strings.Trim(cfg.Prefix, "/")
-	c.Region = cfg.Region
-	c.Endpoint = cfg.Endpoint
-	c.ForcePathStyle = cfg.UsePathStyle
-	c.AccessKeyID = cfg.AccessKeyID
-	c.SecretAccessKey = cfg.SecretAccessKey
-	c.SetLogger(log.With("backup", "s3"))
+	c := &replicaClient{objects: objects, log: log.With("backup", "s3")}
+	if strings.Trim(cfg.Prefix, "/") == "" {
+		c.root = "/"
+	}
 	return &Backup{cfg: cfg, path: path, client: c, log: log}, nil
 }
 

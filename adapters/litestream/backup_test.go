@@ -25,14 +25,9 @@ const interval = 200 * time.Millisecond
 
 func newBackup(t *testing.T, cfg s3files.Config, dbPath string) *litestream.Backup {
 	t.Helper()
-	// The AWS SDK's loader, which the library calls, fails on a CA bundle
-	// (the command line refuses AWS_CA_BUNDLE with BACKUP_URL).
-	t.Setenv("AWS_CA_BUNDLE", "")
-	b, err := litestream.New(litestream.Config{
-		Bucket: cfg.Bucket, Prefix: "backup/db", Region: cfg.Region, Endpoint: cfg.Endpoint,
-		AccessKeyID: cfg.AccessKeyID, SecretAccessKey: cfg.SecretAccessKey, UsePathStyle: true,
-		SyncInterval: interval,
-	}, dbPath, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg.Prefix, cfg.UsePathStyle = "backup/db", true
+	b, err := litestream.New(litestream.Config{Bucket: cfg.Bucket, Prefix: cfg.Prefix, SyncInterval: interval},
+		newObjects(t, cfg), dbPath, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,8 +197,10 @@ func TestLagGrowsWhileTheReplicaIsDown(t *testing.T) {
 	if err != nil || st.Lag < 5*interval {
 		t.Errorf("status with the replica down: %+v, %v; want a lag over %s", st, err, 5*interval)
 	}
-	down, err := litestream.New(litestream.Config{Bucket: "gone", Region: "us-east-1", Endpoint: srv.Endpoint,
-		AccessKeyID: "a", SecretAccessKey: "b", UsePathStyle: true, SyncInterval: interval}, path, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	gone := s3files.Config{Bucket: "gone", Region: "us-east-1", Endpoint: srv.Endpoint,
+		AccessKeyID: "a", SecretAccessKey: "b", UsePathStyle: true}
+	down, err := litestream.New(litestream.Config{Bucket: gone.Bucket, SyncInterval: interval},
+		newObjects(t, gone), path, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,12 @@ import (
 	"net/url"
 	pathpkg "path"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
@@ -248,4 +250,117 @@ func classify(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %w", domain.ErrUnavailable, err)
 	}
 	return err
+}
+
+// Object is one object of the bucket as a listing gives it: its key below
+// the prefix, its size and when the bucket last wrote it.
+type Object struct {
+	Key     string
+	Size    int64
+	ModTime time.Time
+}
+
+// PutObject stores size bytes of body at key, below the prefix, with the
+// user metadata given (x-amz-meta-*). Unlike Put it takes any key: it
+// serves callers that lay out keys of their own, such as the database's
+// replica. body must be seekable for the client's retries.
+func (b *Bucket) PutObject(ctx context.Context, key string, body io.ReadSeeker, size int64, metadata map[string]string) error {
+	full := b.prefix + key
+	_, err := b.client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:        &b.bucket,
+		Key:           &full,
+		Body:          body,
+		ContentLength: aws.Int64(size),
+		Metadata:      metadata,
+	})
+	if err != nil {
+		return fmt.Errorf("s3files: put %q: %w", full, classify(ctx, err))
+	}
+	return nil
+}
+
+// GetObject streams the object at key, below the prefix, from offset on:
+// size bytes of it, or the rest when size is 0 or less. A missing key is
+// domain.ErrNotFound.
+func (b *Bucket) GetObject(ctx context.Context, key string, offset, size int64) (io.ReadCloser, error) {
+	full := b.prefix + key
+	in := &s3.GetObjectInput{Bucket: &b.bucket, Key: &full}
+	switch {
+	case size > 0:
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-%d", offset, offset+size-1))
+	case offset > 0:
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-", offset))
+	}
+	out, err := b.client.GetObject(ctx, in)
+	if err != nil {
+		return nil, fmt.Errorf("s3files: get %q: %w", full, classify(ctx, err))
+	}
+	return out.Body, nil
+}
+
+// ObjectMetadata returns the user metadata of the object at key, below the
+// prefix, with one HeadObject. A missing key is domain.ErrNotFound.
+func (b *Bucket) ObjectMetadata(ctx context.Context, key string) (map[string]string, error) {
+	full := b.prefix + key
+	out, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.bucket, Key: &full})
+	if err != nil {
+		return nil, fmt.Errorf("s3files: head %q: %w", full, classify(ctx, err))
+	}
+	return out.Metadata, nil
+}
+
+// ListObjects calls fn with every object whose key, below the bucket's
+// prefix, starts with prefix, in the bucket's (lexical) order, until fn
+// returns an error, which ListObjects returns. Keys are given relative to
+// the bucket's prefix.
+func (b *Bucket) ListObjects(ctx context.Context, prefix string, fn func(Object) error) error {
+	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{Bucket: &b.bucket, Prefix: aws.String(b.prefix + prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("s3files: list %q: %w", b.prefix+prefix, classify(ctx, err))
+		}
+		for _, o := range page.Contents {
+			obj := Object{
+				Key:     strings.TrimPrefix(aws.ToString(o.Key), b.prefix),
+				Size:    aws.ToInt64(o.Size),
+				ModTime: aws.ToTime(o.LastModified).UTC(),
+			}
+			if err := fn(obj); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxDeleteKeys is the most keys one DeleteObjects takes.
+const maxDeleteKeys = 1000
+
+// DeleteObjects deletes the objects at keys, below the prefix, in batches
+// of DeleteObjects. Missing keys are not an error; a key the server
+// refuses to delete is.
+func (b *Bucket) DeleteObjects(ctx context.Context, keys ...string) error {
+	for len(keys) > 0 {
+		n := min(len(keys), maxDeleteKeys)
+		ids := make([]types.ObjectIdentifier, n)
+		for i, k := range keys[:n] {
+			ids[i] = types.ObjectIdentifier{Key: aws.String(b.prefix + k)}
+		}
+		out, err := b.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+			Bucket: &b.bucket,
+			Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(true)},
+		})
+		if err != nil {
+			return fmt.Errorf("s3files: delete %d objects: %w", n, classify(ctx, err))
+		}
+		for _, e := range out.Errors {
+			if aws.ToString(e.Code) == "NoSuchKey" {
+				continue
+			}
+			return fmt.Errorf("s3files: delete %q: %s: %s", aws.ToString(e.Key), aws.ToString(e.Code), aws.ToString(e.Message))
+		}
+		keys = keys[n:]
+	}
+	return nil
 }

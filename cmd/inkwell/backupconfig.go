@@ -19,8 +19,10 @@ type Backup struct {
 	BackupSyncInterval     time.Duration `env:"BACKUP_SYNC_INTERVAL" envDefault:"1s"`
 	BackupMaxLag           time.Duration `env:"BACKUP_MAX_LAG" envDefault:"10s"`
 	BackupRestoreIfMissing bool          `env:"BACKUP_RESTORE_IF_MISSING"`
-	// AWSCABundle is read to be refused: the AWS SDK's loader, which the
-	// backup library calls, fails on it with the library's HTTP client.
+	// AWSCABundle is read to be refused: the S3 client the backup shares
+	// with the file store is built without the AWS SDK's loader, so it
+	// would ignore the bundle; a private CA is trusted through
+	// SSL_CERT_FILE.
 	AWSCABundle string `env:"AWS_CA_BUNDLE"`
 }
 
