@@ -539,54 +539,19 @@ func register(t *testing.T, url string) string {
 // uploadAvatar uploads img as the avatar and returns the path of its URL.
 func uploadAvatar(t *testing.T, endpoint, token string, img []byte) string {
 	t.Helper()
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	part, _ := w.CreateFormFile("avatar", "me.png")
-	_, _ = part.Write(img)
-	_ = w.Close()
-	req, _ := http.NewRequest("POST", endpoint, &buf)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var out struct {
 		User struct {
 			AvatarURL string `json:"avatar_url"`
 		} `json:"user"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("upload avatar: %d %v", resp.StatusCode, err)
-	}
-	u, err := url.Parse(out.User.AvatarURL)
-	if err != nil || !strings.HasPrefix(u.Path, "/storage/") {
-		t.Fatalf("avatar_url %q", out.User.AvatarURL)
-	}
-	return u.Path
+	postImage(t, endpoint, token, nil, "avatar", img, http.StatusOK, &out)
+	return storagePath(t, out.User.AvatarURL)
 }
 
 // createPostWithImage creates a published post with img as its image and
 // returns its id and the path of its image's URL.
 func createPostWithImage(t *testing.T, endpoint, token string, img []byte) (id, imagePath string) {
 	t.Helper()
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	_ = w.WriteField("title", "Kept in the trash")
-	_ = w.WriteField("body", "A post with an image.")
-	_ = w.WriteField("status", "published")
-	part, _ := w.CreateFormFile("image", "post.png")
-	_, _ = part.Write(img)
-	_ = w.Close()
-	req, _ := http.NewRequest("POST", endpoint, &buf)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var out struct {
 		Data struct {
 			ID         json.Number `json:"id"`
@@ -595,14 +560,45 @@ func createPostWithImage(t *testing.T, endpoint, token string, img []byte) (id, 
 			} `json:"attributes"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create a post with an image: %d %v", resp.StatusCode, err)
+	fields := map[string]string{"title": "Kept in the trash", "body": "A post with an image.", "status": "published"}
+	postImage(t, endpoint, token, fields, "image", img, http.StatusCreated, &out)
+	return out.Data.ID.String(), storagePath(t, out.Data.Attributes.ImageURL)
+}
+
+// postImage posts fields and img as the file field as multipart with
+// token, and decodes the answer, which must have status want, into out.
+func postImage(t *testing.T, endpoint, token string, fields map[string]string, field string, img []byte, want int, out any) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		_ = w.WriteField(k, v)
 	}
-	u, err := url.Parse(out.Data.Attributes.ImageURL)
+	part, _ := w.CreateFormFile(field, field+".png")
+	_, _ = part.Write(img)
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", endpoint, &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil || resp.StatusCode != want {
+		t.Fatalf("POST %s with %s: %d %v", endpoint, field, resp.StatusCode, err)
+	}
+}
+
+// storagePath is the path of a stored file's URL, which must be under
+// /storage/.
+func storagePath(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
 	if err != nil || !strings.HasPrefix(u.Path, "/storage/") {
-		t.Fatalf("image_url %q", out.Data.Attributes.ImageURL)
+		t.Fatalf("file URL %q", raw)
 	}
-	return out.Data.ID.String(), u.Path
+	return u.Path
 }
 
 // send makes a request with token (none when empty) and returns its status.
