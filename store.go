@@ -46,14 +46,16 @@ type StoreConfig struct {
 // openStore opens the configured store, applying its migrations. The errors
 // an operator can fix name DATABASE_URL, on one line; PostgreSQL's own
 // failures to connect are worded by the command line (cmd/inkwell). log hears when the
-// standby is skipped and when it is back.
-func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.Store, func(), error) {
+// standby is skipped and when it is back. With the backup on, the SQLite
+// store leaves its checkpoints to the backup, which this process runs
+// whenever it opens the store (openBackup).
+func openStore(ctx context.Context, cfg StoreConfig, backup BackupConfig, log *slog.Logger) (ports.Store, func(), error) {
 	switch {
 	case cfg.URL == "":
 		if err := checkSQLiteWritable(DefaultSQLitePath); err != nil {
 			return nil, nil, fmt.Errorf("DATABASE_URL: not set, and the default SQLite file %s cannot be written: %w; set DATABASE_URL or fix that folder", DefaultSQLitePath, err)
 		}
-		return openSQLite(ctx, DefaultSQLitePath, cfg.SQLiteSynchronous)
+		return openSQLite(ctx, DefaultSQLitePath, cfg.SQLiteSynchronous, backup.On())
 	case strings.HasPrefix(cfg.URL, "sqlite://"):
 		path := strings.TrimPrefix(cfg.URL, "sqlite://")
 		if err := checkSQLiteFolder(path); err != nil {
@@ -62,7 +64,7 @@ func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.St
 		if err := checkSQLiteWritable(path); err != nil {
 			return nil, nil, fmt.Errorf("DATABASE_URL: the SQLite file %s cannot be written: %w; fix its permissions or DATABASE_URL", path, err)
 		}
-		return openSQLite(ctx, path, cfg.SQLiteSynchronous)
+		return openSQLite(ctx, path, cfg.SQLiteSynchronous, backup.On())
 	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
 		open := postgres.Open
 		if cfg.DirectURL != "" && cfg.DirectURL != cfg.URL {
@@ -90,10 +92,13 @@ func openStore(ctx context.Context, cfg StoreConfig, log *slog.Logger) (ports.St
 	}
 }
 
-func openSQLite(ctx context.Context, path string, sync sqlite.Synchronous) (ports.Store, func(), error) {
+func openSQLite(ctx context.Context, path string, sync sqlite.Synchronous, backedUp bool) (ports.Store, func(), error) {
 	var opts []sqlite.Option
 	if sync != "" {
 		opts = append(opts, sqlite.WithSynchronous(sync))
+	}
+	if backedUp {
+		opts = append(opts, sqlite.WithoutAutoCheckpoint())
 	}
 	s, cleanup, err := sqlite.Open(ctx, path, opts...)
 	if err != nil {

@@ -24,7 +24,8 @@ import (
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	config := cfg.HTTP
 	storeConfig := cfg.Store
-	store, cleanup, err := openStore(ctx, storeConfig, log)
+	backupConfig := cfg.Backup
+	store, cleanup, err := openStore(ctx, storeConfig, backupConfig, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -32,7 +33,6 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	bcrypt := passwords.NewBcrypt(passwordsConfig)
 	secrets := random.NewSecrets()
 	filesConfig := cfg.Files
-	backupConfig := cfg.Backup
 	fileStore, cleanup2, err := openFiles(filesConfig, backupConfig, log)
 	if err != nil {
 		cleanup()

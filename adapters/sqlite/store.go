@@ -53,12 +53,25 @@ const (
 type Option func(*options)
 
 type options struct {
-	synchronous Synchronous
+	synchronous      Synchronous
+	noAutoCheckpoint bool
 }
 
 // WithSynchronous sets the synchronous setting of every connection.
 func WithSynchronous(s Synchronous) Option {
 	return func(o *options) { o.synchronous = s }
+}
+
+// WithoutAutoCheckpoint stops the writer from checkpointing the WAL after
+// its commits, for a file whose checkpoints something else runs: the
+// continuous backup (adapters/litestream) checkpoints itself, once it has
+// copied the frames, and holds a read transaction between its syncs that
+// pins the WAL. SQLite's automatic checkpoint after every commit past 1,000
+// WAL pages cannot get past that reader, yet sorts every frame of the WAL
+// before finding so, on the one writer connection: a cost that grows with
+// the WAL and that every writer waits for.
+func WithoutAutoCheckpoint() Option {
+	return func(o *options) { o.noAutoCheckpoint = true }
 }
 
 // Store is ports.Store on one SQLite file.
@@ -102,7 +115,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), err
 		return nil, nil, fmt.Errorf("sqlite: create folder of %s: %w", path, err)
 	}
 	synchronous := "&_pragma=synchronous(" + string(o.synchronous) + ")"
-	writer, err := openPool(path, connParams+synchronous)
+	writerParams := connParams + synchronous
+	if o.noAutoCheckpoint {
+		writerParams += "&_pragma=wal_autocheckpoint(0)"
+	}
+	writer, err := openPool(path, writerParams)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -45,3 +45,32 @@ func TestSynchronous(t *testing.T) {
 		t.Error("Open with synchronous OFF: got no error")
 	}
 }
+
+// TestWithoutAutoCheckpoint reads the writer's automatic checkpoint back:
+// SQLite's 1,000 pages unless the backup checkpoints instead.
+func TestWithoutAutoCheckpoint(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		want int
+	}{
+		{"default", nil, 1000},
+		{"backup", []Option{WithoutAutoCheckpoint()}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			st, cleanup, err := Open(ctx, filepath.Join(t.TempDir(), "inkwell.db"), tc.opts...)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer cleanup()
+			var got int
+			if err := st.writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("PRAGMA wal_autocheckpoint on the writer: got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
