@@ -48,10 +48,10 @@ type Config struct {
 type Service struct {
 	Server *httpapi.Server
 	Store  ports.Store
-	Tokens ports.Tokens
 	Events ports.Events
-	// AdminRights makes admins, for the command line.
-	AdminRights ports.AdminRights
+	// Operator is the operator's powers, which the command line alone
+	// holds: no transport is handed them.
+	Operator ports.Operator
 	// AdminSetup makes the link that makes the first admin, which serve
 	// logs while there is none.
 	AdminSetup ports.AdminSetup

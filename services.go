@@ -59,7 +59,6 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 		Webhooks:       app.NewWebhooks(store, secrets, d.Sender, clock),
 		PasswordResets: passwordResets,
 		Admin:          app.NewAdmin(store, hasher, files, clock, passwordResets),
-		AdminRights:    rights,
 		AdminSetup:     app.NewAdminSetup(rights, d.Verification.Key),
 	}
 	// With the limit off a transport installs no limit at all, rather than
@@ -68,6 +67,16 @@ func NewUseCases(d UseCaseDeps) ports.UseCases {
 		uc.RequestLimit = app.NewRequestLimit(store, clock, d.Limit)
 	}
 	return uc
+}
+
+// NewOperator builds the operator's powers from the same dependencies as
+// NewUseCases. Build hands them to the command line alone
+// (Service.Operator): no driving adapter's constructor takes them.
+func NewOperator(d UseCaseDeps) ports.Operator {
+	return ports.Operator{
+		Admins: app.NewAdminRights(d.Store, d.Hasher, d.Clock),
+		Tokens: app.NewTokens(d.Store, d.Secrets, d.Clock, d.Accounts),
+	}
 }
 
 // NewConsole builds the admin console, the second driving adapter, from the

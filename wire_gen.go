@@ -90,9 +90,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	cacheInvalidation := newCacheInvalidation(store, eventsConfig, cache, purger)
 	services := NewServices(useCases, store, fileStore, console, hosted, backupReporter, cache, cacheInvalidation)
 	server := httpapi.New(config, log, services)
-	tokens := useCases.Tokens
 	events := useCases.Events
-	adminRights := useCases.AdminRights
+	operator := NewOperator(useCaseDeps)
 	adminSetup := useCases.AdminSetup
 	appWebhooksConfig := cfg.Delivery
 	webhookWorker := app.NewWebhookWorker(store, sender, utc, appWebhooksConfig)
@@ -103,9 +102,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	service := &Service{
 		Server:            server,
 		Store:             store,
-		Tokens:            tokens,
 		Events:            events,
-		AdminRights:       adminRights,
+		Operator:          operator,
 		AdminSetup:        adminSetup,
 		Webhooks:          webhookWorker,
 		Mail:              mailWorker,

@@ -56,7 +56,7 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 			}
 
 			writes := []abilityCase{
-				{"Posts.Create", domain.WritePosts, domain.ErrCannotCreatePosts, func(a domain.Actor) error {
+				{"Posts.Create", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					_, err := svc.Posts.Create(ctx, a, ports.PostInput{})
 					return err
 				}},
@@ -170,7 +170,7 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 							t.Errorf("%s by %s: got %v, want %v", w.name, caller.name, err, domain.ErrUnauthenticated)
 						}
 					case caller.actor.Token == nil || w.write.Allows(holds):
-						if errors.Is(err, domain.ErrInvalidAbility) || errors.Is(err, domain.ErrCannotCreatePosts) {
+						if errors.Is(err, domain.ErrInvalidAbility) {
 							t.Errorf("%s by %s: got %v, want it let through", w.name, caller.name, err)
 						}
 					default:

@@ -48,7 +48,7 @@ func newAdminWorld(t *testing.T, store ports.Store) *adminWorld {
 	w.ann = register("Ann", "ann@example.com", "password-ann")
 	w.bob = register("Bob", "bob@example.com", "password-bob")
 	var err error
-	if w.root, err = w.svc.AdminRights.Grant(ctx, "root@example.com"); err != nil {
+	if w.root, err = w.stack.Operator.Admins.Grant(ctx, "root@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	ann := domain.Actor{User: w.ann}
@@ -349,7 +349,7 @@ func TestAdminRightsAreReadOnEveryCall(t *testing.T) {
 			if _, err := w.svc.Admin.Overview(ctx, c); err != nil {
 				t.Fatalf("overview as admin: %v", err)
 			}
-			if _, err := w.svc.AdminRights.Revoke(ctx, "ROOT@example.com"); err != nil {
+			if _, err := w.stack.Operator.Admins.Revoke(ctx, "ROOT@example.com"); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := w.svc.Admin.Overview(ctx, c); !errors.Is(err, domain.ErrForbidden) {
@@ -358,7 +358,7 @@ func TestAdminRightsAreReadOnEveryCall(t *testing.T) {
 			if err := w.svc.Admin.UnpublishPost(ctx, c, w.published.ID()); !errors.Is(err, domain.ErrForbidden) {
 				t.Errorf("unpublish after a revoke: got %v, want forbidden", err)
 			}
-			if _, err := w.svc.AdminRights.Grant(ctx, "root@example.com"); err != nil {
+			if _, err := w.stack.Operator.Admins.Grant(ctx, "root@example.com"); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := w.svc.Admin.Overview(ctx, c); err != nil {

@@ -24,13 +24,13 @@ func TestAdminComments(t *testing.T) {
 				}
 			}
 			revoked := w.caller()
-			if _, err := w.svc.AdminRights.Revoke(ctx, w.root.Email); err != nil {
+			if _, err := w.stack.Operator.Admins.Revoke(ctx, w.root.Email); err != nil {
 				t.Fatal(err)
 			}
 			if _, _, err := w.svc.Admin.Comments(ctx, revoked, ports.AdminCommentQuery{}); !errors.Is(err, domain.ErrForbidden) {
 				t.Errorf("comments read by a revoked admin: got %v, want forbidden", err)
 			}
-			if _, err := w.svc.AdminRights.Grant(ctx, w.root.Email); err != nil {
+			if _, err := w.stack.Operator.Admins.Grant(ctx, w.root.Email); err != nil {
 				t.Fatal(err)
 			}
 

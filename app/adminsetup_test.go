@@ -18,28 +18,29 @@ func TestCreateAdmin(t *testing.T) {
 	for _, s := range stacktest.Stores() {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			svc := stacktest.NewStack(t, s.Open(t), stacktest.Options{}).Services.UseCases
+			stack := stacktest.NewStack(t, s.Open(t), stacktest.Options{})
+			svc, admins := stack.Services.UseCases, stack.Operator.Admins
 			ctx := t.Context()
 			if _, _, err := svc.Accounts.Register(ctx, ports.RegisterInput{Name: "Bob", Email: "bob@example.com", Password: "password-bob"}); err != nil {
 				t.Fatal(err)
 			}
-			u, err := svc.AdminRights.Create(ctx, ports.NewAdminInput{Name: "Ann", Email: "ann@example.com", Password: "password-ann"})
+			u, err := admins.Create(ctx, ports.NewAdminInput{Name: "Ann", Email: "ann@example.com", Password: "password-ann"})
 			if err != nil || !u.IsAdmin || u.EmailVerifiedAt == nil || u.ID == 0 {
 				t.Fatalf("Create: %+v, %v", u, err)
 			}
 			if _, _, err := svc.Accounts.Login(ctx, ports.LoginInput{Email: "ann@example.com", Password: "password-ann"}); err != nil {
 				t.Errorf("the new admin's login: %v", err)
 			}
-			if _, err := svc.AdminRights.Create(ctx, ports.NewAdminInput{Name: "Bob", Email: "BOB@example.com", Password: "password-bob"}); !errors.Is(err, domain.ErrEmailTaken) {
+			if _, err := admins.Create(ctx, ports.NewAdminInput{Name: "Bob", Email: "BOB@example.com", Password: "password-bob"}); !errors.Is(err, domain.ErrEmailTaken) {
 				t.Errorf("an address in use: %v, want ErrEmailTaken", err)
 			}
-			_, err = svc.AdminRights.Create(ctx, ports.NewAdminInput{Name: "", Email: "nope", Password: "short"})
+			_, err = admins.Create(ctx, ports.NewAdminInput{Name: "", Email: "nope", Password: "short"})
 			if de, ok := domain.AsError(err); !ok || de.Kind != domain.Invalid || len(de.Fields) != 3 {
 				t.Errorf("bad input: %v, want Invalid on name, email and password", err)
 			}
-			admins, err := svc.AdminRights.List(ctx)
-			if err != nil || len(admins) != 1 {
-				t.Errorf("admins: %v %v, want Ann alone", admins, err)
+			listed, err := admins.List(ctx)
+			if err != nil || len(listed) != 1 {
+				t.Errorf("admins: %v %v, want Ann alone", listed, err)
 			}
 		})
 	}
@@ -99,7 +100,7 @@ func TestAdminSetup(t *testing.T) {
 				t.Errorf("Link once an admin exists: %v %v, want none", ok, err)
 			}
 
-			if _, err := svc.AdminRights.Revoke(ctx, "root@example.com"); err != nil {
+			if _, err := stack.Operator.Admins.Revoke(ctx, "root@example.com"); err != nil {
 				t.Fatal(err)
 			}
 			stack.Clock.Advance(time.Hour)

@@ -287,14 +287,14 @@ func TestFollowEndsWhenOperatorsRevoke(t *testing.T) {
 				}
 			}
 			feed, other := follow("feed"), follow("other")
-			if n, err := svc.Tokens.RevokeByName(ctx, "ann@example.com", "feed"); err != nil || n != 1 {
+			if n, err := stack.Operator.Tokens.RevokeByName(ctx, "ann@example.com", "feed"); err != nil || n != 1 {
 				t.Fatalf("RevokeByName: %d, %v", n, err)
 			}
 			ends("revoked by name", feed, true)
 			later := follow("feed")
 			ends("another name", other, false)
 			ends("same name, made after", later, false)
-			if n, err := svc.Tokens.RevokeAll(ctx, "ann@example.com"); err != nil || n != 3 {
+			if n, err := stack.Operator.Tokens.RevokeAll(ctx, "ann@example.com"); err != nil || n != 3 {
 				t.Fatalf("RevokeAll: %d, %v", n, err)
 			}
 			ends("every token revoked", other, true)

@@ -117,17 +117,7 @@ const createAttempts = 3
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
-	if err := actor.CheckPostWrite(); err != nil {
-		return ports.PostView{}, err
-	}
-	if err := actor.CheckAbility(domain.WritePosts); err != nil {
-		if errors.Is(err, domain.ErrInvalidAbility) {
-			// Version 1's creation refuses in the specification's words.
-			err = domain.ErrCannotCreatePosts
-		}
-		return ports.PostView{}, err
-	}
-	if err := actor.CheckWrite(); err != nil {
+	if err := checkPostWriter(actor); err != nil {
 		return ports.PostView{}, err
 	}
 	now := p.clock.Now()
@@ -192,13 +182,7 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 // representation's author is the actor; its tags are those the transaction
 // linked, or read again when the patch leaves them.
 func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
-	if err := actor.CheckPostWrite(); err != nil {
-		return ports.PostView{}, err
-	}
-	if err := actor.CheckAbility(domain.WritePosts); err != nil {
-		return ports.PostView{}, err
-	}
-	if err := actor.CheckWrite(); err != nil {
+	if err := checkPostWriter(actor); err != nil {
 		return ports.PostView{}, err
 	}
 	var vs domain.Violations
@@ -307,11 +291,11 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 	return nil
 }
 
-// checkPostWriter is what every post write checks of its actor first.
+// checkPostWriter is what every post write checks of its actor first: one
+// ability check, whose refusal (domain.ErrUnauthenticated,
+// domain.ErrInvalidAbility) is the same whoever calls, then the verified
+// address.
 func checkPostWriter(actor domain.Actor) error {
-	if err := actor.CheckPostWrite(); err != nil {
-		return err
-	}
 	if err := actor.CheckAbility(domain.WritePosts); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestPostViews(t *testing.T) {
 
 			check := func(what string, got ports.PostView, viewer int64) {
 				t.Helper()
-				want, err := w.posts.Show(ctx, domain.Actor{User: domain.User{ID: viewer}}, got.Post.ID(), false)
+				want, err := w.posts.Show(ctx, domain.Actor{User: domain.User{ID: viewer}, PostReads: domain.PostReadsOpen}, got.Post.ID(), false)
 				if err != nil {
 					t.Fatalf("%s: Show: %v", what, err)
 				}
@@ -127,7 +127,7 @@ func TestShowComments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, err := w.posts.Show(ctx, domain.Actor{}, p.Post.ID(), true)
+			v, err := w.posts.Show(ctx, domain.Actor{PostReads: domain.PostReadsOpen}, p.Post.ID(), true)
 			if err != nil {
 				t.Fatal(err)
 			}

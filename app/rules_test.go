@@ -116,7 +116,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "avatar", Rule: "max_kilobytes:2048"}}},
 				{"Posts.List past the page size", func() error {
-					_, _, err := w.posts.List(ctx, domain.Actor{}, ports.PostFilter{}, ports.Page{Limit: domain.MaxPageSize + 1})
+					_, _, err := w.posts.List(ctx, domain.Actor{PostReads: domain.PostReadsOpen}, ports.PostFilter{}, ports.Page{Limit: domain.MaxPageSize + 1})
 					return err
 				}, []domain.Violation{{Field: "per_page", Rule: "max_value:100"}}},
 				{"Posts.ListAfter of nothing", func() error {
@@ -173,7 +173,9 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 				}
 			}
 
-			// The ability gates: version 2's on the post use cases, and
+			// The ability gates: the post use cases' (reads ask posts:read
+			// or posts:write unless the actor's transport opened them,
+			// writes posts:write, each with one refusal), and
 			// CRUD_AUTH=token's on area B's writes, checked with no route
 			// in front.
 			token := func(abilities ...string) domain.Actor {
@@ -186,11 +188,14 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a.Gate = domain.GatePostAbilities
 				return a
 			}
 			profileOnly, reader := token(domain.AbilityProfileUpdate), token(domain.AbilityPostsRead)
-			anonymous := domain.Actor{Gate: domain.GatePostAbilities}
+			anonymous := domain.Actor{}
+			openly := func(a domain.Actor) domain.Actor {
+				a.PostReads = domain.PostReadsOpen
+				return a
+			}
 			session := ann
 			session.Token = nil
 			gatedPeople := app.NewPeople(store, clk, app.DirectoryConfig{RequireToken: true})
@@ -200,27 +205,35 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 				call func() error
 				want error
 			}{
-				{"v2 Posts.List without posts:read", func() error {
+				{"Posts.List without posts:read", func() error {
 					_, _, err := w.posts.List(ctx, profileOnly, ports.PostFilter{}, ports.Page{Limit: 10})
 					return err
 				}, domain.ErrInvalidAbility},
-				{"v2 Posts.ListAfter by nobody", func() error {
+				{"Posts.ListAfter by nobody", func() error {
 					_, _, err := w.posts.ListAfter(ctx, anonymous, ports.PostFilter{}, nil, 10)
 					return err
 				}, domain.ErrUnauthenticated},
-				{"v2 Posts.Show without posts:read", func() error {
+				{"Posts.Show without posts:read", func() error {
 					_, err := w.posts.Show(ctx, profileOnly, post.Post.ID(), false)
 					return err
 				}, domain.ErrInvalidAbility},
-				{"v2 Posts.Create with posts:read only", func() error {
+				{"Posts.Create with posts:read only", func() error {
 					_, err := w.posts.Create(ctx, reader, ports.PostInput{Title: "T", Body: "B", Status: domain.StatusDraft})
 					return err
 				}, domain.ErrInvalidAbility},
-				{"v2 Posts.Update with posts:read only", func() error {
-					_, err := w.posts.Update(ctx, reader, post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
+				{"Posts.Create with posts:read only, reads open", func() error {
+					_, err := w.posts.Create(ctx, openly(reader), ports.PostInput{Title: "T", Body: "B", Status: domain.StatusDraft})
 					return err
 				}, domain.ErrInvalidAbility},
-				{"v2 Posts.Delete with posts:read only", func() error {
+				{"Posts.Create by nobody, reads open", func() error {
+					_, err := w.posts.Create(ctx, openly(anonymous), ports.PostInput{Title: "T", Body: "B", Status: domain.StatusDraft})
+					return err
+				}, domain.ErrUnauthenticated},
+				{"Posts.Update with posts:read only, reads open", func() error {
+					_, err := w.posts.Update(ctx, openly(reader), post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
+					return err
+				}, domain.ErrInvalidAbility},
+				{"Posts.Delete with posts:read only", func() error {
 					return w.posts.Delete(ctx, reader, post.Post.ID(), ports.Precondition{})
 				}, domain.ErrInvalidAbility},
 				{"People.Create by nobody under CRUD_AUTH=token", func() error {
@@ -243,12 +256,24 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 				}
 			}
-			// The gates let through who holds what they ask.
+			// The gates let through who holds what they ask, and open reads
+			// let anyone through.
 			if _, _, err := w.posts.List(ctx, reader, ports.PostFilter{}, ports.Page{Limit: 10}); err != nil {
-				t.Errorf("v2 Posts.List with posts:read: %v", err)
+				t.Errorf("Posts.List with posts:read: %v", err)
 			}
 			if _, err := w.posts.Show(ctx, reader, post.Post.ID(), false); err != nil {
-				t.Errorf("v2 Posts.Show with posts:read: %v", err)
+				t.Errorf("Posts.Show with posts:read: %v", err)
+			}
+			for _, a := range []domain.Actor{openly(anonymous), openly(profileOnly)} {
+				if _, _, err := w.posts.List(ctx, a, ports.PostFilter{}, ports.Page{Limit: 10}); err != nil {
+					t.Errorf("Posts.List, reads open, by user %d: %v", a.User.ID, err)
+				}
+				if _, _, err := w.posts.ListAfter(ctx, a, ports.PostFilter{}, nil, 10); err != nil {
+					t.Errorf("Posts.ListAfter, reads open, by user %d: %v", a.User.ID, err)
+				}
+			}
+			if _, err := w.posts.Show(ctx, openly(profileOnly), post.Post.ID(), false); err != nil {
+				t.Errorf("Posts.Show of the author's post, reads open, without posts:read: %v", err)
 			}
 			if _, err := gatedProducts.Replace(ctx, ann, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: 100}, ports.Precondition{}); err != nil {
 				t.Errorf("Products.Replace with a token under CRUD_AUTH=token: %v", err)

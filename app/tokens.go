@@ -8,7 +8,8 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// Tokens implements ports.Tokens.
+// Tokens implements ports.Tokens, a user's tokens, and
+// ports.OperatorTokens, the operator's.
 type Tokens struct {
 	store   ports.Store
 	secrets ports.SecretGenerator
@@ -21,7 +22,10 @@ func NewTokens(store ports.Store, secrets ports.SecretGenerator, clock ports.Clo
 	return &Tokens{store: store, secrets: secrets, clock: clock, cfg: cfg}
 }
 
-var _ ports.Tokens = (*Tokens)(nil)
+var (
+	_ ports.Tokens         = (*Tokens)(nil)
+	_ ports.OperatorTokens = (*Tokens)(nil)
+)
 
 // List implements ports.Tokens.
 func (t *Tokens) List(ctx context.Context, actor domain.Actor) ([]domain.Token, error) {
@@ -89,7 +93,7 @@ func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error
 	return nil
 }
 
-// RevokeByName implements ports.Tokens.
+// RevokeByName implements ports.OperatorTokens.
 func (t *Tokens) RevokeByName(ctx context.Context, email, name string) (int64, error) {
 	repos := t.store.Repos()
 	u, err := repos.Users.ByEmail(ctx, email)
@@ -110,7 +114,7 @@ func (t *Tokens) RevokeByName(ctx context.Context, email, name string) (int64, e
 	return n, nil
 }
 
-// RevokeAll implements ports.Tokens.
+// RevokeAll implements ports.OperatorTokens.
 func (t *Tokens) RevokeAll(ctx context.Context, email string) (int64, error) {
 	repos := t.store.Repos()
 	u, err := repos.Users.ByEmail(ctx, email)
@@ -131,7 +135,7 @@ func (t *Tokens) RevokeAll(ctx context.Context, email string) (int64, error) {
 	return n, nil
 }
 
-// Prune implements ports.Tokens.
+// Prune implements ports.OperatorTokens.
 func (t *Tokens) Prune(ctx context.Context) (int64, error) {
 	n, err := t.store.Repos().Tokens.DeleteExpired(ctx, t.clock.Now())
 	if err != nil {

@@ -317,9 +317,6 @@ var asciiFold = func() map[rune]string {
 	return m
 }()
 
-// ErrCannotCreatePosts refuses post creation to a token without posts:write.
-var ErrCannotCreatePosts = &Error{Kind: Forbidden, Code: "cannot_create_posts"}
-
 // MaxPostTags bounds the tags of one post, so that one request cannot make
 // a post carry a whole taxonomy.
 const MaxPostTags = 100

@@ -155,28 +155,29 @@ type Actor struct {
 	// lets only accounts that proved their address write
 	// (REQUIRE_VERIFIED_EMAIL).
 	VerifiedEmailRequired bool
-	// Gate is the ability gate the transport that authenticated the actor
-	// puts in front of the post use cases; the use cases check it
-	// (CheckPostRead, CheckPostWrite).
-	Gate Gate
+	// PostReads is what reading posts asks of the actor. Its zero value
+	// asks the most; the transport that authenticated the actor may open
+	// reads (PostReadsOpen). The post use cases check it (CheckPostRead).
+	PostReads PostReads
 }
 
-// Gate is an ability gate that a transport's callers pass on top of what
-// every use case checks. The gate is chosen by the transport, per route or
-// API version, and carried by the actor, so that the use case checks it
-// whoever calls it.
-type Gate uint8
+// PostReads says what a caller needs to read posts, beyond the visibility
+// every read applies (a draft is its author's alone). It travels with the
+// actor, so that the use case checks it whoever calls it, and its zero
+// value is the strict one: a transport that sets nothing serves no
+// anonymous read, and opening reads is a choice written where it is made.
+type PostReads uint8
 
-// The gates.
+// What reading posts needs.
 const (
-	// GateNone is API version 1's: reading posts is open to anyone, and
-	// each write checks WritePosts itself (ErrCannotCreatePosts,
-	// ErrInvalidAbility).
-	GateNone Gate = iota
-	// GatePostAbilities is API version 2's, Sanctum's ability middleware:
-	// reading posts needs an actor holding posts:read or posts:write, and
-	// writing them posts:write, before anything else is looked at.
-	GatePostAbilities
+	// PostReadsNeedAbility, the zero value: a signed-in actor holding
+	// posts:read or posts:write (a browser session holds both). Sanctum's
+	// ability middleware in front of version 2's reads asks the same.
+	PostReadsNeedAbility PostReads = iota
+	// PostReadsOpen: anyone reads the published posts, nobody included,
+	// and a signed-in actor its own drafts too, whatever its token holds,
+	// as the specification's version 1 has it.
+	PostReadsOpen
 )
 
 // CheckTokenPresented returns ErrUnauthenticated unless the actor
@@ -190,11 +191,13 @@ func (a Actor) CheckTokenPresented() error {
 	return nil
 }
 
-// CheckPostRead returns what the actor's gate refuses to a read of posts:
-// ErrUnauthenticated for nobody, ErrInvalidAbility for a token holding
-// neither posts:read nor posts:write. GateNone refuses nothing.
+// CheckPostRead returns what the actor's PostReads refuses to a read of
+// posts. PostReadsOpen refuses nothing; any other value, the zero one
+// first, refuses nobody (ErrUnauthenticated) and a token holding neither
+// posts:read nor posts:write (ErrInvalidAbility). Writes of posts check
+// CheckAbility(WritePosts) alone, whatever PostReads says.
 func (a Actor) CheckPostRead() error {
-	if a.Gate != GatePostAbilities {
+	if a.PostReads == PostReadsOpen {
 		return nil
 	}
 	if a.User.ID == 0 {
@@ -204,21 +207,6 @@ func (a Actor) CheckPostRead() error {
 		return ErrInvalidAbility
 	}
 	return nil
-}
-
-// CheckPostWrite returns what the actor's gate refuses to a write of
-// posts: ErrUnauthenticated for nobody, ErrInvalidAbility for a token not
-// allowed WritePosts. GateNone refuses nothing here; the writes check the
-// ability themselves, version 1's creation with its own refusal
-// (ErrCannotCreatePosts).
-func (a Actor) CheckPostWrite() error {
-	if a.Gate != GatePostAbilities {
-		return nil
-	}
-	if a.User.ID == 0 {
-		return ErrUnauthenticated
-	}
-	return a.CheckAbility(WritePosts)
 }
 
 // CheckWrite returns ErrEmailNotVerified when the actor may not write yet:

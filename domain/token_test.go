@@ -98,3 +98,52 @@ func TestTokenLifetime(t *testing.T) {
 		t.Error("last_used_at is written again once TouchInterval has passed")
 	}
 }
+
+// TestPostReadsFailClosed: an actor whose transport set nothing reads posts
+// only as a signed-in holder of posts:read or posts:write, and so does one
+// carrying a PostReads value no constant names; only PostReadsOpen opens
+// reads. Writing posts asks one ability, whatever PostReads says.
+func TestPostReadsFailClosed(t *testing.T) {
+	profile := Token{Abilities: []string{AbilityProfileUpdate}}
+	reader := Token{Abilities: []string{AbilityPostsRead}}
+	writer := Token{Abilities: []string{AbilityPostsWrite}}
+	ann := User{ID: 7}
+	for _, tc := range []struct {
+		name  string
+		actor Actor
+		want  error
+	}{
+		{"nobody, zero value", Actor{}, ErrUnauthenticated},
+		{"a token without a read ability, zero value", Actor{User: ann, Token: &profile}, ErrInvalidAbility},
+		{"a token with no ability, zero value", Actor{User: ann, Token: &Token{}}, ErrInvalidAbility},
+		{"a token holding posts:read, zero value", Actor{User: ann, Token: &reader}, nil},
+		{"a token holding posts:write, zero value", Actor{User: ann, Token: &writer}, nil},
+		{"a browser session, zero value", Actor{User: ann}, nil},
+		{"nobody, a value no constant names", Actor{PostReads: PostReadsOpen + 1}, ErrUnauthenticated},
+		{"nobody, PostReadsNeedAbility", Actor{PostReads: PostReadsNeedAbility}, ErrUnauthenticated},
+		{"nobody, PostReadsOpen", Actor{PostReads: PostReadsOpen}, nil},
+		{"a token without a read ability, PostReadsOpen", Actor{User: ann, Token: &profile, PostReads: PostReadsOpen}, nil},
+	} {
+		if got := tc.actor.CheckPostRead(); got != tc.want {
+			t.Errorf("CheckPostRead by %s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if PostReadsNeedAbility != PostReads(0) {
+		t.Errorf("the zero PostReads is %d, want PostReadsNeedAbility", PostReadsNeedAbility)
+	}
+	for _, reads := range []PostReads{PostReadsNeedAbility, PostReadsOpen} {
+		for _, tc := range []struct {
+			name  string
+			actor Actor
+			want  error
+		}{
+			{"nobody", Actor{PostReads: reads}, ErrUnauthenticated},
+			{"posts:read", Actor{User: ann, Token: &reader, PostReads: reads}, ErrInvalidAbility},
+			{"posts:write", Actor{User: ann, Token: &writer, PostReads: reads}, nil},
+		} {
+			if got := tc.actor.CheckAbility(WritePosts); got != tc.want {
+				t.Errorf("CheckAbility(WritePosts) by %s with PostReads %d: got %v, want %v", tc.name, reads, got, tc.want)
+			}
+		}
+	}
+}

@@ -72,8 +72,8 @@ type TokenInput struct {
 	ExpiresIn time.Duration
 }
 
-// Tokens is the driving port of personal token management, for users through
-// the API and for operators through the command line.
+// Tokens is the driving port of a user's personal token management, for
+// any transport; the operator's, by e-mail, is OperatorTokens.
 // Every method that writes for an actor (creates, changes or deletes)
 // first returns what domain.Actor.CheckAbility refuses for domain.WriteTokens
 // (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
@@ -91,14 +91,6 @@ type Tokens interface {
 	// token that is not the actor's. A token revoking itself logs out and
 	// needs no ability.
 	Delete(ctx context.Context, actor domain.Actor, id int64) error
-	// RevokeByName revokes the tokens named name of the user with email.
-	// domain.ErrNotFound for an unknown e-mail.
-	RevokeByName(ctx context.Context, email, name string) (int64, error)
-	// RevokeAll revokes every token of the user with email.
-	// domain.ErrNotFound for an unknown e-mail.
-	RevokeAll(ctx context.Context, email string) (int64, error)
-	// Prune deletes every expired token.
-	Prune(ctx context.Context) (int64, error)
 }
 
 // ProfileInput is a profile update. CurrentPassword must be the user's

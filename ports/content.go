@@ -60,9 +60,11 @@ const ShowComments = 100
 // Posts is the driving port of posts. Every method takes the caller as a
 // domain.Actor, the zero Actor for an anonymous caller, whose reads may
 // come from a standby that lags the primary by up to the store's limit
-// (ports.AllowStaleReads). Every method first returns what the actor's
-// gate refuses (domain.Actor.CheckPostRead, CheckPostWrite: version 2's
-// ability gate, domain.GatePostAbilities).
+// (ports.AllowStaleReads). Every method that reads first returns what
+// domain.Actor.CheckPostRead refuses: by default (the zero
+// domain.PostReads) nobody and a token holding neither posts:read nor
+// posts:write read nothing; an actor whose transport opened reads
+// (domain.PostReadsOpen) reads what it may see.
 // Every method that writes for an actor (creates, changes or deletes)
 // first returns what domain.Actor.CheckAbility refuses for domain.WritePosts
 // (domain.ErrUnauthenticated, domain.ErrInvalidAbility), then
@@ -83,10 +85,8 @@ type Posts interface {
 	// ShowComments comments. domain.ErrNotFound when it does not exist or
 	// the actor may not see it.
 	Show(ctx context.Context, actor domain.Actor, id int64, withComments bool) (PostView, error)
-	// Create stores a post by the actor. domain.ErrCannotCreatePosts when
-	// the actor's token is not allowed domain.WritePosts, in place of
-	// domain.ErrInvalidAbility; an Invalid error naming each field that
-	// breaks domain.NewPost's rules, domain.CheckPostTags or
+	// Create stores a post by the actor. An Invalid error naming each
+	// field that breaks domain.NewPost's rules, domain.CheckPostTags or
 	// domain.CheckImage (of at most domain.MaxPostImageKilobytes), or each
 	// unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)

@@ -1,9 +1,11 @@
 package ports
 
-// UseCases is every driving port: what a transport (the HTTP adapter today,
-// a gRPC or command-line front end tomorrow) calls, and all it may call.
-// The root package builds it once, on the configured store, for the
-// service and for the tests alike.
+// UseCases is every driving port a transport may call: what the HTTP
+// adapter and the admin console call today, and a gRPC or JSON-RPC front
+// end tomorrow. Every method that acts for somebody takes the actor and
+// checks its rights; the operator's powers, which take none, are not here
+// (Operator). The root package builds it once, on the configured store,
+// for the service and for the tests alike.
 type UseCases struct {
 	Accounts Accounts
 	Tokens   Tokens
@@ -28,8 +30,6 @@ type UseCases struct {
 	PasswordResets PasswordResets
 	// Admin is the admin console's use cases; each checks admin rights.
 	Admin Admin
-	// AdminRights makes and lists admins, for the command line only.
-	AdminRights AdminRights
 	// AdminSetup makes the first admin through a signed link.
 	AdminSetup AdminSetup
 }

@@ -6,7 +6,8 @@
 # adapter imports app or another
 # adapter (packages below one adapter's folder belong to that adapter). No
 # adapter but the stores names a store port: the driving adapters (named
-# below) call use cases only, whatever they import.
+# below) call use cases only, whatever they import. No adapter names the
+# operator's powers (ports.Operator), which only the command line holds.
 # Packages under adapters/internal/ hold what several adapters share (how
 # the SQL stores add up their post counters, say): any adapter may import
 # them, and they import only ports, domain and the standard library.
@@ -86,6 +87,21 @@ while read -r pkg dir files; do
   for f in ${files//,/ }; do
     if hits=$(grep -nE "$store" "$dir/$f"); then
       echo "arch: $pkg reaches the store in $f (only the stores, $stores, may):"; echo "$hits" | sed 's/^/  /'; fail=1
+    fi
+  done
+done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles ","}}' ./adapters/...)
+
+# The operator's powers (ports.Operator: admin rights and token revocation
+# by e-mail, which take no actor) belong to the command line alone, which
+# the root hands them to. No package under adapters/, driving or driven,
+# names them: a transport given them would let its callers act as the
+# operator without signing in. Tests may, to set up what they drive.
+operator='\bports\.(Operator|OperatorTokens|AdminRights)\b'
+while read -r pkg dir files; do
+  [[ ${pkg##*/} == *test ]] && continue
+  for f in ${files//,/ }; do
+    if hits=$(grep -nE "$operator" "$dir/$f"); then
+      echo "arch: $pkg names the operator's powers in $f (only cmd/inkwell holds them):"; echo "$hits" | sed 's/^/  /'; fail=1
     fi
   done
 done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .GoFiles ","}}' ./adapters/...)

@@ -169,7 +169,7 @@ func (b *bench) register(name, email string) (int64, string) {
 // does.
 func (b *bench) grant(email string) {
 	b.t.Helper()
-	if _, err := b.svc.AdminRights.Grant(context.Background(), email); err != nil {
+	if _, err := b.stack.Operator.Admins.Grant(context.Background(), email); err != nil {
 		b.t.Fatal(err)
 	}
 }

@@ -183,7 +183,7 @@ func TestCommentsRefusals(t *testing.T) {
 		wantRedirect(t, ada.signIn("ada@example.com"), "/admin")
 		wantPage(t, ada.get("/admin/comments"), http.StatusOK)
 		// Ada's session in a non-admin's hands after a revoke: 403.
-		if _, err := b.svc.AdminRights.Revoke(t.Context(), "ada@example.com"); err != nil {
+		if _, err := b.stack.Operator.Admins.Revoke(t.Context(), "ada@example.com"); err != nil {
 			t.Fatal(err)
 		}
 		wantPage(t, ada.get("/admin/comments"), http.StatusForbidden)

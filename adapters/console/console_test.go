@@ -104,7 +104,7 @@ func TestRevokedAdminIsRefusedAtOnce(t *testing.T) {
 		br := b.browser()
 		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
 		br.get("/admin/posts")
-		if _, err := b.svc.AdminRights.Revoke(context.Background(), "ada@example.com"); err != nil {
+		if _, err := b.stack.Operator.Admins.Revoke(context.Background(), "ada@example.com"); err != nil {
 			t.Fatal(err)
 		}
 		wantPage(t, br.get("/admin/users"), http.StatusForbidden)

@@ -82,7 +82,7 @@ func TestHostedPagesInBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#setup button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS("#count-users")),
 	)
-	if admins, err := b.svc.AdminRights.List(context.Background()); err != nil || len(admins) != 1 || admins[0].Email != "root@example.com" {
+	if admins, err := b.stack.Operator.Admins.List(context.Background()); err != nil || len(admins) != 1 || admins[0].Email != "root@example.com" {
 		t.Errorf("admins after the setup in the browser: %v %v", admins, err)
 	}
 

@@ -79,13 +79,13 @@ func TestSetupPage(t *testing.T) {
 		}
 		wantPage(t, br.submit(link, setupForm("Ada", "ada@example.com", password, password), "Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusForbidden)
 		wantPage(t, br.submit(link, url.Values{"_token": {"stale"}, "name": {"Ada"}, "email": {"ada@example.com"}, "password": {password}, "password_confirmation": {password}}), 419)
-		if admins, _ := b.svc.AdminRights.List(context.Background()); len(admins) != 0 {
+		if admins, _ := b.stack.Operator.Admins.List(context.Background()); len(admins) != 0 {
 			t.Fatalf("refused setups made admins: %v", admins)
 		}
 
 		wantRedirect(t, br.submit(link, setupForm("Ada", "ada@example.com", password, password)), "/admin")
 		wantPage(t, br.get("/admin"), http.StatusOK)
-		admins, err := b.svc.AdminRights.List(context.Background())
+		admins, err := b.stack.Operator.Admins.List(context.Background())
 		if err != nil || len(admins) != 1 || admins[0].Email != "ada@example.com" || admins[0].EmailVerifiedAt == nil {
 			t.Fatalf("admins after the setup: %v %v", admins, err)
 		}
@@ -94,7 +94,7 @@ func TestSetupPage(t *testing.T) {
 		wantPage(t, other.get(link), http.StatusGone)
 		other.get("/admin/login")
 		wantPage(t, other.submit(link, setupForm("Zed", "zed@example.com", password, password)), http.StatusGone)
-		if admins, _ := b.svc.AdminRights.List(context.Background()); len(admins) != 1 {
+		if admins, _ := b.stack.Operator.Admins.List(context.Background()); len(admins) != 1 {
 			t.Errorf("a second setup made another admin: %v", admins)
 		}
 		if _, ok, _ := b.svc.AdminSetup.Link(context.Background(), origin); ok {
@@ -144,7 +144,7 @@ func TestConcurrentSetups(t *testing.T) {
 				t.Errorf("a setup answered %d", st)
 			}
 		}
-		admins, err := b.svc.AdminRights.List(context.Background())
+		admins, err := b.stack.Operator.Admins.List(context.Background())
 		if made != 1 || err != nil || len(admins) != 1 {
 			t.Errorf("%d setups succeeded, %d admins (%v); want one", made, len(admins), err)
 		}

@@ -442,3 +442,49 @@ func TestAbilitiesOfTokens(t *testing.T) {
 		})
 	}
 }
+
+// TestPostCreationRefusesOnce: a token without posts:write, whatever else
+// it holds, is refused a post's creation with one answer per version,
+// whatever its body: version 1's in the specification's words, a message
+// alone, and version 2's Sanctum's. Nothing is created; posts:write
+// creates in both.
+func TestPostCreationRefusesOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		owner := h.register("Ann", "ann@example.com", "password1")
+		issue := func(abilities []string) string {
+			t.Helper()
+			r := h.do("POST", "/api/v1/tokens", map[string]any{"name": "narrow", "abilities": abilities}, as(owner)...)
+			r.expect(t, http.StatusCreated, nil)
+			return r.body["token"].(string)
+		}
+		valid := map[string]any{"title": "T", "body": "B", "status": "published"}
+		refusal := map[string]string{
+			"/api/v1/posts": `{"message":"This token does not have permission to create posts."}`,
+			"/api/v2/posts": `{"success":false,"message":"Invalid ability provided."}`,
+		}
+		for _, abilities := range [][]string{
+			{},
+			{domain.AbilityPostsRead},
+			{domain.AbilityProfileUpdate},
+			{domain.AbilityPostsRead, domain.AbilityCommentsWrite, domain.AbilityTagsWrite, domain.AbilityWebhooksWrite, domain.AbilityTokensWrite},
+		} {
+			token := issue(abilities)
+			for _, body := range []any{valid, map[string]any{"title": ""}, `{"title":`} {
+				for path, want := range refusal {
+					if r := h.do("POST", path, body, as(token)...); r.status != http.StatusForbidden || string(r.raw) != want {
+						t.Errorf("POST %s holding %v with %v: got %d %s, want 403 %s", path, abilities, body, r.status, r.raw, want)
+					}
+				}
+			}
+		}
+		r := h.do("GET", "/api/v1/posts", nil, as(owner)...)
+		r.expect(t, http.StatusOK, nil)
+		if total := r.body["meta"].(map[string]any)["total"]; !equalJSON(total, 0) {
+			t.Errorf("posts after refused creations: got %v, want 0", total)
+		}
+		writer := issue([]string{domain.AbilityPostsWrite})
+		for path := range refusal {
+			h.do("POST", path, valid, as(writer)...).expect(t, http.StatusCreated, nil)
+		}
+	})
+}

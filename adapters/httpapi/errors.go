@@ -19,20 +19,34 @@ var (
 	errUnsupportedContent = fiber.NewError(http.StatusBadRequest, "Unsupported content type.")
 )
 
+// errCannotCreatePosts is version 1's refusal of a post creation to a
+// token not allowed domain.WritePosts: domain.ErrInvalidAbility, in the
+// specification's words and shape (a message only).
+var errCannotCreatePosts = &domain.Error{Kind: domain.Forbidden, Code: "cannot_create_posts"}
+
+// cannotCreatePosts words err as version 1's post creation does: the
+// missing ability as errCannotCreatePosts, anything else as it is.
+func cannotCreatePosts(err error) error {
+	if errors.Is(err, domain.ErrInvalidAbility) {
+		return errCannotCreatePosts
+	}
+	return err
+}
+
 // codeMessage is area A's message for each domain error code that is not a
 // validation failure; errors of other codes take their kind's message.
 var codeMessage = map[string]string{
-	domain.ErrNotFound.Code:          "Resource not found.",
-	domain.ErrConflict.Code:          "The record conflicts with an existing one.",
-	domain.ErrSlugTaken.Code:         "The slug has already been taken.",
-	domain.ErrUnauthenticated.Code:   "Unauthenticated.",
-	domain.ErrForbidden.Code:         "This action is unauthorized.",
-	domain.ErrInvalidAbility.Code:    "Invalid ability provided.",
-	domain.ErrCannotCreatePosts.Code: "This token does not have permission to create posts.",
-	domain.ErrCSRFMismatch.Code:      "CSRF token mismatch.",
-	domain.ErrTooManyAttempts.Code:   "Too Many Attempts.",
-	domain.ErrInvalidSignature.Code:  "Invalid signature.",
-	domain.ErrEmailNotVerified.Code:  "Your email address is not verified.",
+	domain.ErrNotFound.Code:         "Resource not found.",
+	domain.ErrConflict.Code:         "The record conflicts with an existing one.",
+	domain.ErrSlugTaken.Code:        "The slug has already been taken.",
+	domain.ErrUnauthenticated.Code:  "Unauthenticated.",
+	domain.ErrForbidden.Code:        "This action is unauthorized.",
+	domain.ErrInvalidAbility.Code:   "Invalid ability provided.",
+	errCannotCreatePosts.Code:       "This token does not have permission to create posts.",
+	domain.ErrCSRFMismatch.Code:     "CSRF token mismatch.",
+	domain.ErrTooManyAttempts.Code:  "Too Many Attempts.",
+	domain.ErrInvalidSignature.Code: "Invalid signature.",
+	domain.ErrEmailNotVerified.Code: "Your email address is not verified.",
 }
 
 // kindMessage is area A's message for a domain error whose code
@@ -96,7 +110,7 @@ func renderError(c *fiber.Ctx, log *slog.Logger, err error) error {
 	if !ok {
 		msg = kindMessage[de.Kind]
 	}
-	if errors.Is(de, domain.ErrCannotCreatePosts) {
+	if errors.Is(de, errCannotCreatePosts) {
 		// The specification shows this refusal as the controller's own
 		// response: a message and nothing else.
 		return sendJSON(c, http.StatusForbidden, message{msg})

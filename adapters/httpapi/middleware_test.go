@@ -15,12 +15,13 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// fakeAccounts authenticates the bearer "reader" with posts:read and
-// "writer" with posts:write; the rest of ports.Accounts is not used here.
+// fakeAccounts authenticates the bearer "reader" with posts:read,
+// "writer" with posts:write, "all" with "*" and "profile" with
+// profile:update; the rest of ports.Accounts is not used here.
 type fakeAccounts struct{ ports.Accounts }
 
 func (fakeAccounts) Authenticate(_ context.Context, bearer string) (domain.Actor, error) {
-	abilities := map[string][]string{"reader": {"posts:read"}, "writer": {"posts:write"}, "all": {"*"}}[bearer]
+	abilities := map[string][]string{"reader": {"posts:read"}, "writer": {"posts:write"}, "all": {"*"}, "profile": {"profile:update"}}[bearer]
 	if abilities == nil {
 		return domain.Actor{}, domain.ErrUnauthenticated
 	}
@@ -36,8 +37,8 @@ func TestRouteGuards(t *testing.T) {
 	s := newTestServer()
 	auth := requireAuth(s.auth)
 	ok := func(c *fiber.Ctx) error { return c.SendString("ok") }
-	s.app.Get("/api/test/write", auth, gatePosts(domain.Actor.CheckPostWrite), ok)
-	s.app.Get("/api/test/read", auth, gatePosts(domain.Actor.CheckPostRead), ok)
+	s.app.Get("/api/test/write", auth, allow(domain.WritePosts), ok)
+	s.app.Get("/api/test/read", auth, gateReads, ok)
 
 	for _, tc := range []struct {
 		path, token string
@@ -48,6 +49,7 @@ func TestRouteGuards(t *testing.T) {
 		{"/api/test/write", "all", 200},
 		{"/api/test/read", "reader", 200},
 		{"/api/test/read", "writer", 200},
+		{"/api/test/read", "profile", 403},
 		{"/api/test/read", "nobody", 401},
 	} {
 		req := httptest.NewRequest("GET", tc.path, nil)

@@ -31,11 +31,11 @@ func (s *Server) listPosts(c *fiber.Ctx) error {
 	var err error
 	switch trashed {
 	case trashedOnly:
-		views, total, err = s.posts.Trashed(c.UserContext(), callerOf(c), offsetPage(page, perPage))
+		views, total, err = s.posts.Trashed(c.UserContext(), openReader(c), offsetPage(page, perPage))
 	case trashedWith:
-		views, total, err = s.posts.ListWithTrashed(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
+		views, total, err = s.posts.ListWithTrashed(c.UserContext(), openReader(c), f, offsetPage(page, perPage))
 	default:
-		views, total, err = s.posts.List(c.UserContext(), callerOf(c), f, offsetPage(page, perPage))
+		views, total, err = s.posts.List(c.UserContext(), openReader(c), f, offsetPage(page, perPage))
 	}
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	view, err := s.posts.Show(c.UserContext(), callerOf(c), id, true)
+	view, err := s.posts.Show(c.UserContext(), openReader(c), id, true)
 	if err != nil {
 		return err
 	}
@@ -64,12 +64,13 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 }
 
 // createPost refuses a token not allowed domain.WritePosts before reading
-// the body, as allow does, but in the specification's words; the use case
-// checks the ability again.
+// the body, as allow does; the use case checks the ability again. Both
+// refusals are the one domain.ErrInvalidAbility, which this route, and it
+// alone, words as the specification does (cannotCreatePosts).
 func (s *Server) createPost(c *fiber.Ctx) error {
 	actor, _ := actorOf(c)
-	if !actor.MayWrite(domain.WritePosts) {
-		return domain.ErrCannotCreatePosts
+	if err := actor.CheckAbility(domain.WritePosts); err != nil {
+		return cannotCreatePosts(err)
 	}
 	body, err := formBody(c)
 	if err != nil {
@@ -81,7 +82,7 @@ func (s *Server) createPost(c *fiber.Ctx) error {
 	}
 	view, err := s.posts.Create(c.UserContext(), actor, in)
 	if err != nil {
-		return err
+		return cannotCreatePosts(err)
 	}
 	return sendJSON(c, http.StatusCreated, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
 }

@@ -30,7 +30,7 @@ func createAdmin(email, name string) action {
 			return err
 		}
 		defer cleanup()
-		u, err := svc.AdminRights.Create(ctx, ports.NewAdminInput{Name: name, Email: email, Password: password})
+		u, err := svc.Operator.Admins.Create(ctx, ports.NewAdminInput{Name: name, Email: email, Password: password})
 		if errors.Is(err, domain.ErrEmailTaken) {
 			return fmt.Errorf("an account uses %s already; give it admin rights with inkwell admin grant --email %[1]s", email)
 		}

@@ -299,9 +299,9 @@ func revoke(email, name string, all bool) action {
 		defer cleanup()
 		var n int64
 		if all {
-			n, err = svc.Tokens.RevokeAll(ctx, email)
+			n, err = svc.Operator.Tokens.RevokeAll(ctx, email)
 		} else {
-			n, err = svc.Tokens.RevokeByName(ctx, email, name)
+			n, err = svc.Operator.Tokens.RevokeByName(ctx, email, name)
 		}
 		if domain.KindOf(err) == domain.NotFound {
 			return fmt.Errorf("no user with e-mail %s", email)
@@ -324,9 +324,9 @@ func setAdmin(email string, grant bool) action {
 		defer cleanup()
 		var u domain.User
 		if grant {
-			u, err = svc.AdminRights.Grant(ctx, email)
+			u, err = svc.Operator.Admins.Grant(ctx, email)
 		} else {
-			u, err = svc.AdminRights.Revoke(ctx, email)
+			u, err = svc.Operator.Admins.Revoke(ctx, email)
 		}
 		if domain.KindOf(err) == domain.NotFound {
 			return fmt.Errorf("no user with e-mail %s", email)
@@ -350,7 +350,7 @@ func listAdmins(ctx context.Context, cfg environment, log *slog.Logger, out io.W
 		return err
 	}
 	defer cleanup()
-	admins, err := svc.AdminRights.List(ctx)
+	admins, err := svc.Operator.Admins.List(ctx)
 	if err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func prune(ctx context.Context, cfg environment, log *slog.Logger, out io.Writer
 		return err
 	}
 	defer cleanup()
-	n, err := svc.Tokens.Prune(ctx)
+	n, err := svc.Operator.Tokens.Prune(ctx)
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,8 @@ var AppKey = []byte("stacktest-app-key-of-32-bytes!!!")
 // files ("" when Options.Files keeps them).
 type Stack struct {
 	Services httpapi.Services
+	// Operator is the command line's powers, which no transport holds.
+	Operator ports.Operator
 	Clock    *clock.Fixed
 	Storage  string
 	// Webhooks is the webhook worker, which tests run a step at a time.
@@ -118,8 +120,9 @@ type Stack struct {
 // default.
 const TrashRetention = 720 * time.Hour
 
-// NewStack builds the stack over store for tb with inkwell.NewUseCases and
-// inkwell.NewServices, the constructors the service itself uses. The clock
+// NewStack builds the stack over store for tb with inkwell.NewUseCases,
+// inkwell.NewOperator and inkwell.NewServices, the constructors the
+// service itself uses. The clock
 // starts at Start.
 func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	tb.Helper()
@@ -151,7 +154,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	secrets := random.NewSecrets()
 	outbox := app.NewOutbox(composer, secrets, clk, o.Mail)
 	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
-	uc := inkwell.NewUseCases(inkwell.UseCaseDeps{
+	deps := inkwell.UseCaseDeps{
 		Store:         store,
 		Hasher:        o.Hasher,
 		Secrets:       secrets,
@@ -175,7 +178,8 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 			MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
 			MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
 		},
-	})
+	}
+	uc := inkwell.NewUseCases(deps)
 	worker := app.NewWebhookWorker(store, sender, clk, o.Webhooks)
 	cache := httpapi.NewCache(o.Cache)
 	var fresh *app.CacheInvalidation
@@ -197,6 +201,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	httpCfg := httpapi.Config{AppURL: o.AppURL, FrontendURL: o.FrontendURL}
 	discard := slog.New(slog.DiscardHandler)
 	return Stack{
+		Operator:          inkwell.NewOperator(deps),
 		Services:          inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil, cache, fresh),
 		CacheInvalidation: fresh,
 		Clock:             clk, Storage: storage, Webhooks: worker,
