@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -273,6 +274,12 @@ func (h *hub) work() {
 		}
 		h.readyMu.Unlock()
 		bufs = h.write(sub, bufs)
+		// A fan-out is thousands of writes in a row, each a system call of
+		// a few microseconds that keeps its processor. Yielding after each
+		// lets the requests that wait for a processor (a create, whose
+		// event the fan-out carries) run between two writes rather than
+		// after the workers' time slices.
+		runtime.Gosched()
 	}
 }
 
