@@ -102,13 +102,13 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "title", Rule: "max:255"}, {Field: "image", Rule: "dimensions"}}},
 				{"Posts.Update with too many tags", func() error {
-					_, err := w.posts.Update(ctx, ann, post.Post.ID(), ports.PostPatch{TagIDs: ports.Some(tooManyTags)}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(ann), post.Post.ID(), ports.PostPatch{TagIDs: ports.Some(tooManyTags)}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "tags", Rule: "max_items:100"}}},
 				{"Posts.Update with an image that claims another format", func() error {
 					img := uploadOf(t, "gif", 1, 1)
 					img.Ext = ".png"
-					_, err := w.posts.Update(ctx, ann, post.Post.ID(), ports.PostPatch{Image: ports.Some(&img)}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(ann), post.Post.ID(), ports.PostPatch{Image: ports.Some(&img)}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "image", Rule: "image"}, {Field: "image", Rule: "mimes:jpeg,png,gif,webp"}}},
 				{"Profile.SetAvatar too heavy", func() error {
@@ -217,11 +217,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, domain.ErrInvalidAbility},
 				{"v2 Posts.Update with posts:read only", func() error {
-					_, err := w.posts.Update(ctx, reader, post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(reader), post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
 					return err
 				}, domain.ErrInvalidAbility},
 				{"v2 Posts.Delete with posts:read only", func() error {
-					return w.posts.Delete(ctx, reader, post.Post.ID(), ports.Precondition{})
+					return w.posts.Delete(ctx, domain.ByOwnRight(reader), post.Post.ID(), ports.Precondition{})
 				}, domain.ErrInvalidAbility},
 				{"People.Create by nobody under CRUD_AUTH=token", func() error {
 					_, err := gatedPeople.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Sam", Email: "sam@example.com"})

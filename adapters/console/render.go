@@ -25,7 +25,7 @@ var templateFiles embed.FS
 
 // pageNames are the console's templates under templates/, each rendered
 // inside layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "comments", "trash", "webhooks", "webhook", "mails", "audit", "setup"}
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "webhooks", "webhook", "mails", "audit", "setup"}
 
 // hostedNames are the hosted pages' templates (hosted.go), each rendered
 // inside hosted.html, which has neither the console's navigation nor
