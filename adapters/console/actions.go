@@ -3,6 +3,7 @@ package console
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -83,12 +84,38 @@ func (k *Console) verifyUser(c *fiber.Ctx) error {
 
 // setStatus is a publish or unpublish button: Posts.Update with the
 // status alone, which the use case audits as post.publish or
-// post.unpublish.
+// post.unpublish, at the version the page showed.
 func (k *Console) setStatus(c *fiber.Ctx, notice string, status domain.PostStatus) error {
+	pre, err := versionOf(c)
+	if err != nil {
+		return err
+	}
 	return k.action(c, notice, prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
-		_, err := k.owners.posts.Update(c.UserContext(), byAdminRight(ac), id, ports.PostPatch{Status: ports.Some(status)}, ports.Precondition{})
+		_, err := k.owners.posts.Update(c.UserContext(), byAdminRight(ac), id, ports.PostPatch{Status: ports.Some(status)}, pre)
 		return err
 	})
+}
+
+// versionOf reads the form's "version": the UpdatedAt of the record as
+// the page showed it (formatVersion), which the change then expects, as
+// an If-Match does, so that a button on a stale page changes nothing
+// (412). A form without one expects nothing; one that is no time is a
+// 400.
+func versionOf(c *fiber.Ctx) (ports.Precondition, error) {
+	raw := formValue(c, "version")
+	if raw == "" {
+		return ports.Precondition{}, nil
+	}
+	v, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return ports.Precondition{}, fiber.ErrBadRequest
+	}
+	return ports.IfVersion(v), nil
+}
+
+// formatVersion writes a record's version for a form's "version" field.
+func formatVersion(t time.Time) string {
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 func (k *Console) publishPost(c *fiber.Ctx) error {

@@ -19,6 +19,9 @@ type postForm struct {
 	Title  string
 	Body   string
 	Status domain.PostStatus
+	// Version is the post's version the form was filled in from
+	// (versionOf), which saving it expects.
+	Version string
 	// Statuses are the statuses the form offers.
 	Statuses []string
 	Tags     []tagOption
@@ -50,7 +53,8 @@ func (k *Console) post(c *fiber.Ctx) error {
 	for i, t := range view.Tags {
 		chosen[i] = t.ID
 	}
-	form := postForm{View: view, Title: view.Post.Title(), Body: view.Post.Body(), Status: view.Post.Status()}
+	form := postForm{View: view, Title: view.Post.Title(), Body: view.Post.Body(), Status: view.Post.Status(),
+		Version: formatVersion(view.Post.UpdatedAt())}
 	if err := k.offer(c, &form, chosen); err != nil {
 		return err
 	}
@@ -59,9 +63,14 @@ func (k *Console) post(c *fiber.Ctx) error {
 
 // editPost saves the edit form through Posts.Update by admin right, which
 // audits it as post.update, and goes back to the post's page; a form the
-// use case refuses is shown again with its values and why, with 422.
+// use case refuses is shown again with its values and why, with 422, and
+// one filled in from a version since replaced changes nothing (412).
 func (k *Console) editPost(c *fiber.Ctx) error {
 	id, err := idOf(c)
+	if err != nil {
+		return err
+	}
+	pre, err := versionOf(c)
 	if err != nil {
 		return err
 	}
@@ -73,13 +82,14 @@ func (k *Console) editPost(c *fiber.Ctx) error {
 		}
 		tags = append(tags, tag)
 	}
-	form := postForm{Title: formValue(c, "title"), Body: formValue(c, "body"), Status: domain.PostStatus(formValue(c, "status"))}
+	form := postForm{Title: formValue(c, "title"), Body: formValue(c, "body"), Status: domain.PostStatus(formValue(c, "status")),
+		Version: formValue(c, "version")}
 	patch := ports.PostPatch{
 		Title: ports.Some(form.Title), Body: ports.Some(form.Body), Status: ports.Some(form.Status),
 		TagIDs: ports.Some(append([]int64{}, tags...)),
 	}
 	ac := caller(c)
-	_, err = k.owners.posts.Update(c.UserContext(), byAdminRight(ac), id, patch, ports.Precondition{})
+	_, err = k.owners.posts.Update(c.UserContext(), byAdminRight(ac), id, patch, pre)
 	if err == nil {
 		return k.done(c, "post.update", postPage(id))
 	}
