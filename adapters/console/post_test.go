@@ -70,7 +70,7 @@ func TestEditAndPublishPost(t *testing.T) {
 		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
 
 		a := br.get("/admin/posts?status=draft")
-		if href := a.doc.Find("#post-" + strconv.FormatInt(id, 10) + " a.post").AttrOr("href", ""); href != page {
+		if href := a.doc.Find("#post-"+strconv.FormatInt(id, 10)+" a.post").AttrOr("href", ""); href != page {
 			t.Fatalf("the posts page links the post to %q, want %q", href, page)
 		}
 		a = br.get(page)
