@@ -17,7 +17,7 @@ import (
 // the actor's in the trash, goes for good with every comment on it, live
 // or trashed, and its image wherever it is.
 func (p *Posts) Purge(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
-	if err := checkPostWriter(actor); err != nil {
+	if err := checkPostWriter(domain.ByOwnRight(actor)); err != nil {
 		return err
 	}
 	var image string
@@ -126,7 +126,7 @@ func tagsByIDs(ctx context.Context, r ports.Repos, ids []int64) ([]domain.Tag, e
 
 // Restore implements ports.Posts.
 func (p *Posts) Restore(ctx context.Context, actor domain.Actor, id int64) (ports.PostView, error) {
-	if err := checkPostWriter(actor); err != nil {
+	if err := checkPostWriter(domain.ByOwnRight(actor)); err != nil {
 		return ports.PostView{}, err
 	}
 	var image string
