@@ -61,11 +61,11 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 					return err
 				}},
 				{"Posts.Update", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
-					_, err := svc.Posts.Update(ctx, a, missing, ports.PostPatch{Title: ports.Some("T")}, ports.Precondition{})
+					_, err := svc.Posts.Update(ctx, domain.ByOwnRight(a), missing, ports.PostPatch{Title: ports.Some("T")}, ports.Precondition{})
 					return err
 				}},
 				{"Posts.Delete", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
-					return svc.Posts.Delete(ctx, a, missing, ports.Precondition{})
+					return svc.Posts.Delete(ctx, domain.ByOwnRight(a), missing, ports.Precondition{})
 				}},
 				{"Posts.Purge", domain.WritePosts, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					return svc.Posts.Purge(ctx, a, missing, ports.Precondition{})
@@ -98,7 +98,7 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 					return err
 				}},
 				{"Comments.Delete", domain.WriteComments, domain.ErrInvalidAbility, func(a domain.Actor) error {
-					return svc.Comments.Delete(ctx, a, missing, ports.Precondition{})
+					return svc.Comments.Delete(ctx, domain.ByOwnRight(a), missing, ports.Precondition{})
 				}},
 				{"Comments.Purge", domain.WriteComments, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					return svc.Comments.Purge(ctx, a, missing, ports.Precondition{})
@@ -131,7 +131,7 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 					return err
 				}},
 				{"Tokens.Delete", domain.WriteTokens, domain.ErrInvalidAbility, func(a domain.Actor) error {
-					return svc.Tokens.Delete(ctx, a, missing)
+					return svc.Tokens.Delete(ctx, domain.ByOwnRight(a), missing)
 				}},
 			}
 
@@ -191,7 +191,7 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 
 			// A token revoking itself logs out, with no ability.
 			reader := token(domain.AbilityPostsRead)
-			if err := svc.Tokens.Delete(ctx, reader, reader.Token.ID); err != nil {
+			if err := svc.Tokens.Delete(ctx, domain.ByOwnRight(reader), reader.Token.ID); err != nil {
 				t.Errorf("a read-only token revoking itself: %v", err)
 			}
 			if tokens, err := svc.Tokens.List(ctx, star); err != nil || slices.ContainsFunc(tokens, func(t domain.Token) bool { return t.ID == reader.Token.ID }) {

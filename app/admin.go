@@ -198,20 +198,6 @@ func (a *Admin) User(ctx context.Context, c ports.AdminCaller, id int64) (ports.
 	return acc, nil
 }
 
-// RevokeToken implements ports.Admin.
-func (a *Admin) RevokeToken(ctx context.Context, c ports.AdminCaller, tokenID int64) error {
-	return a.act(ctx, c, domain.AuditTokenRevoke, domain.SubjectToken, tokenID, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
-		t, err := r.Tokens.ByID(ctx, tokenID)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.Tokens.Delete(ctx, t.UserID, t.ID); err != nil {
-			return nil, err
-		}
-		return []domain.Event{domain.NewRevocationEvent(domain.Revocation{UserID: t.UserID, TokenID: t.ID}, now)}, nil
-	})
-}
-
 // RevokeUserTokens implements ports.Admin.
 func (a *Admin) RevokeUserTokens(ctx context.Context, c ports.AdminCaller, userID int64) (int64, error) {
 	var n int64
@@ -321,92 +307,17 @@ func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPos
 	return ports.PostViewsOf(posts, users, tags), total, nil
 }
 
-// UnpublishPost implements ports.Admin.
-func (a *Admin) UnpublishPost(ctx context.Context, c ports.AdminCaller, id int64) error {
-	return a.act(ctx, c, domain.AuditPostUnpublish, domain.SubjectPost, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
-		post, err := r.Posts.Lock(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if !post.IsPublished() {
-			return nil, domain.ErrConflict
-		}
-		before := post
-		if err := post.SetStatus(domain.StatusDraft, now); err != nil {
-			return nil, err
-		}
-		if err := r.Posts.Update(ctx, post); err != nil {
-			return nil, err
-		}
-		author, tags, err := authorAndTags(ctx, r, post)
-		if err != nil {
-			return nil, err
-		}
-		return []domain.Event{domain.NewPostEvent(domain.PostEventType(before, post), post, author, tags, now)}, nil
-	})
-}
-
-// authorAndTags reads what a post's event shows besides the post.
-func authorAndTags(ctx context.Context, r ports.Repos, post domain.Post) (domain.User, []domain.Tag, error) {
-	author, err := r.Users.ByID(ctx, post.AuthorID())
+// Post implements ports.Admin: the post as its author would read it.
+func (a *Admin) Post(ctx context.Context, c ports.AdminCaller, id int64) (ports.PostView, error) {
+	r, err := a.reads(ctx, c)
 	if err != nil {
-		return domain.User{}, nil, err
+		return ports.PostView{}, err
 	}
-	tags, err := tagsOf(ctx, r, post.ID())
-	return author, tags, err
-}
-
-// DeletePost implements ports.Admin: the post goes to the trash, as its
-// author's deletion sends it.
-func (a *Admin) DeletePost(ctx context.Context, c ports.AdminCaller, id int64) error {
-	var image string
-	err := a.act(ctx, c, domain.AuditPostDelete, domain.SubjectPost, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
-		post, err := r.Posts.Lock(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		// The event shows the post as it was, tags included.
-		author, tags, err := authorAndTags(ctx, r, post)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.Trash.TrashPost(ctx, id, now); err != nil {
-			return nil, err
-		}
-		if p := post.ImagePath(); p != "" {
-			if err := a.files.MoveToTrash(ctx, p); err != nil {
-				return nil, err
-			}
-			image = p
-		}
-		return []domain.Event{domain.NewPostEvent(domain.PostTrashed, post, author, tags, now)}, nil
-	})
-	if err != nil && image != "" {
-		_ = a.files.MoveFromTrash(context.WithoutCancel(ctx), image)
+	view, err := r.PostViews.View(ctx, id, 0)
+	if err != nil {
+		return ports.PostView{}, fmt.Errorf("admin post %d: %w", id, err)
 	}
-	return err
-}
-
-// DeleteComment implements ports.Admin: the comment goes to the trash.
-func (a *Admin) DeleteComment(ctx context.Context, c ports.AdminCaller, id int64) error {
-	return a.act(ctx, c, domain.AuditCommentDelete, domain.SubjectComment, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
-		comment, err := r.Comments.Lock(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		post, err := r.Posts.Get(ctx, comment.PostID)
-		if err != nil {
-			return nil, err
-		}
-		author, err := r.Users.ByID(ctx, comment.UserID)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.Trash.TrashComment(ctx, id, now); err != nil {
-			return nil, err
-		}
-		return []domain.Event{domain.NewCommentEvent(domain.CommentTrashed, comment, author, post, now)}, nil
-	})
+	return view, nil
 }
 
 // Webhooks implements ports.Admin.

@@ -96,6 +96,12 @@ func (w *adminWorld) caller() ports.AdminCaller {
 	return ports.AdminCaller{Actor: domain.Actor{User: w.root}, Address: "198.51.100.9"}
 }
 
+// byAdminRight is c acting by admin right on the owners' use cases, as the
+// console calls them.
+func byAdminRight(c ports.AdminCaller) domain.Acting {
+	return domain.ByAdminRight(c.Actor, c.Address)
+}
+
 // outsiders are callers that hold no admin rights: an ordinary account's
 // session, the admin's own token with every ability, and the admin's
 // session as it was before the right was revoked (which authorization
@@ -162,7 +168,7 @@ func TestAdminActions(t *testing.T) {
 					if err != nil {
 						return err.Error()
 					}
-					return string(p.Status())
+					return string(p.Status()) + " " + p.Title()
 				}
 			}
 			actions := []struct {
@@ -178,10 +184,29 @@ func TestAdminActions(t *testing.T) {
 					func(c ports.AdminCaller) error { return w.svc.Admin.RecordLogin(ctx, c) },
 					func() string { return "" }, nil},
 				{"unpublish", domain.AuditPostUnpublish, domain.SubjectPost, w.published.ID(),
-					func(c ports.AdminCaller) error { return w.svc.Admin.UnpublishPost(ctx, c, w.published.ID()) },
+					func(c ports.AdminCaller) error {
+						_, err := w.svc.Posts.Update(ctx, byAdminRight(c), w.published.ID(), ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})
+						return err
+					},
 					postState(w.published.ID()), []string{"post.unpublished"}},
+				{"publish", domain.AuditPostPublish, domain.SubjectPost, w.published.ID(),
+					func(c ports.AdminCaller) error {
+						_, err := w.svc.Posts.Update(ctx, byAdminRight(c), w.published.ID(), ports.PostPatch{Status: ports.Some(domain.StatusPublished)}, ports.Precondition{})
+						return err
+					},
+					postState(w.published.ID()), []string{"post.published"}},
+				{"edit", domain.AuditPostUpdate, domain.SubjectPost, w.published.ID(),
+					func(c ports.AdminCaller) error {
+						_, err := w.svc.Posts.Update(ctx, byAdminRight(c), w.published.ID(), ports.PostPatch{
+							Title: ports.Some("Out there, edited"), Status: ports.Some(domain.StatusPublished), TagIDs: ports.Some([]int64{}),
+						}, ports.Precondition{})
+						return err
+					},
+					postState(w.published.ID()), []string{"post.updated"}},
 				{"delete comment", domain.AuditCommentDelete, domain.SubjectComment, w.comment.ID,
-					func(c ports.AdminCaller) error { return w.svc.Admin.DeleteComment(ctx, c, w.comment.ID) },
+					func(c ports.AdminCaller) error {
+						return w.svc.Comments.Delete(ctx, byAdminRight(c), w.comment.ID, ports.Precondition{})
+					},
 					func() string { _, err := r.Comments.Get(ctx, w.comment.ID); return fmt.Sprint(err) },
 					[]string{"comment.trashed"}},
 				{"restore comment", domain.AuditCommentRestore, domain.SubjectComment, w.comment.ID,
@@ -189,7 +214,9 @@ func TestAdminActions(t *testing.T) {
 					func() string { _, err := r.Comments.Get(ctx, w.comment.ID); return fmt.Sprint(err) },
 					[]string{"comment.restored"}},
 				{"delete post", domain.AuditPostDelete, domain.SubjectPost, w.draft.ID(),
-					func(c ports.AdminCaller) error { return w.svc.Admin.DeletePost(ctx, c, w.draft.ID()) },
+					func(c ports.AdminCaller) error {
+						return w.svc.Posts.Delete(ctx, byAdminRight(c), w.draft.ID(), ports.Precondition{})
+					},
 					postState(w.draft.ID()), []string{"post.trashed"}},
 				{"restore post", domain.AuditPostRestore, domain.SubjectPost, w.draft.ID(),
 					func(c ports.AdminCaller) error { return w.svc.Admin.RestorePost(ctx, c, w.draft.ID()) },
@@ -198,7 +225,7 @@ func TestAdminActions(t *testing.T) {
 					func(c ports.AdminCaller) error { return w.svc.Admin.PurgePost(ctx, c, w.draft.ID()) },
 					postState(w.draft.ID()), []string{"post.deleted"}},
 				{"revoke token", domain.AuditTokenRevoke, domain.SubjectToken, w.annToken.ID,
-					func(c ports.AdminCaller) error { return w.svc.Admin.RevokeToken(ctx, c, w.annToken.ID) },
+					func(c ports.AdminCaller) error { return w.svc.Tokens.Delete(ctx, byAdminRight(c), w.annToken.ID) },
 					userState(w.ann.ID), []string{string(domain.CredentialsRevoked)}},
 				{"revoke all tokens", domain.AuditUserTokensRevoke, domain.SubjectUser, w.ann.ID,
 					func(c ports.AdminCaller) error { _, err := w.svc.Admin.RevokeUserTokens(ctx, c, w.ann.ID); return err },
@@ -271,15 +298,15 @@ func TestAdminActions(t *testing.T) {
 					t.Errorf("%s: appended events %v, want %v", a.name, got, a.events)
 				}
 			}
-			if got := string(actions[len(actions)-1].action); got != "user.delete" || len(actions) != 16 {
-				t.Errorf("the table covers %d actions ending with %s; DESIGN §10 names 16 besides those of the edits and comment.purge", len(actions), got)
+			if got := string(actions[len(actions)-1].action); got != "user.delete" || len(actions) != 18 {
+				t.Errorf("the table covers %d actions ending with %s; DESIGN §10 names 18 besides those of the tag, person and product edits and comment.purge", len(actions), got)
 			}
 		})
 	}
 }
 
 // TestAdminRefusals covers what each action refuses to the admin: a
-// missing subject, a wrong password, a post already a draft, a mail that
+// missing subject, a wrong password, an edit the post refuses, a mail that
 // can no longer be sent; each changes nothing and writes no audit row.
 func TestAdminRefusals(t *testing.T) {
 	for _, s := range directoryStores {
@@ -293,11 +320,11 @@ func TestAdminRefusals(t *testing.T) {
 				err  error
 				want error
 			}{
-				{"unpublish a missing post", w.svc.Admin.UnpublishPost(ctx, c, missing), domain.ErrNotFound},
-				{"unpublish a draft", w.svc.Admin.UnpublishPost(ctx, c, w.draft.ID()), domain.ErrConflict},
-				{"delete a missing post", w.svc.Admin.DeletePost(ctx, c, missing), domain.ErrNotFound},
-				{"delete a missing comment", w.svc.Admin.DeleteComment(ctx, c, missing), domain.ErrNotFound},
-				{"revoke a missing token", w.svc.Admin.RevokeToken(ctx, c, missing), domain.ErrNotFound},
+				{"unpublish a missing post", second(w.svc.Posts.Update(ctx, byAdminRight(c), missing, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})), domain.ErrNotFound},
+				{"edit with no title", second(w.svc.Posts.Update(ctx, byAdminRight(c), w.published.ID(), ports.PostPatch{Title: ports.Some(""), Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})), domain.InvalidField("title", domain.RuleRequired)},
+				{"delete a missing post", w.svc.Posts.Delete(ctx, byAdminRight(c), missing, ports.Precondition{}), domain.ErrNotFound},
+				{"delete a missing comment", w.svc.Comments.Delete(ctx, byAdminRight(c), missing, ports.Precondition{}), domain.ErrNotFound},
+				{"revoke a missing token", w.svc.Tokens.Delete(ctx, byAdminRight(c), missing), domain.ErrNotFound},
 				{"revoke a missing user's tokens", func() error { _, err := w.svc.Admin.RevokeUserTokens(ctx, c, missing); return err }(), domain.ErrNotFound},
 				{"delete with a wrong password", w.svc.Admin.DeleteUser(ctx, c, w.ann.ID, "not-the-password"), domain.ErrPasswordMismatch},
 				{"delete a missing user", w.svc.Admin.DeleteUser(ctx, c, missing, rootPassword), domain.ErrNotFound},
@@ -355,7 +382,7 @@ func TestAdminRightsAreReadOnEveryCall(t *testing.T) {
 			if _, err := w.svc.Admin.Overview(ctx, c); !errors.Is(err, domain.ErrForbidden) {
 				t.Errorf("overview after a revoke: got %v, want forbidden", err)
 			}
-			if err := w.svc.Admin.UnpublishPost(ctx, c, w.published.ID()); !errors.Is(err, domain.ErrForbidden) {
+			if _, err := w.svc.Posts.Update(ctx, byAdminRight(c), w.published.ID(), ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
 				t.Errorf("unpublish after a revoke: got %v, want forbidden", err)
 			}
 			if _, err := w.stack.Operator.Admins.Grant(ctx, "root@example.com"); err != nil {

@@ -116,7 +116,8 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 }
 
 // Delete implements ports.Comments: the comment goes to the trash alone.
-func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+// A deletion by admin right is audited as comment.delete.
+func (c *Comments) Delete(ctx context.Context, actor domain.Acting, id int64, pre ports.Precondition) error {
 	if err := actor.CheckAbility(domain.WriteComments); err != nil {
 		return err
 	}
@@ -124,26 +125,38 @@ func (c *Comments) Delete(ctx context.Context, actor domain.Actor, id int64, pre
 		return err
 	}
 	err := c.store.InTx(ctx, func(r ports.Repos) error {
-		comment, post, err := lockedComment(ctx, r, actor, id)
+		actor, err := rightful(ctx, r, actor)
 		if err != nil {
 			return err
 		}
-		if !comment.CanDelete(actor.User.ID, post) {
+		comment, err := r.Comments.Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		post, err := r.Posts.Get(ctx, comment.PostID)
+		if err != nil {
+			return err
+		}
+		if !actor.Sees(post) {
+			return domain.ErrNotFound
+		}
+		if !comment.CanDelete(actor, post) {
 			return domain.ErrForbidden
 		}
 		if !pre.Allows(comment.UpdatedAt) {
 			return domain.ErrPreconditionFailed
 		}
-		// The post's author may delete another's comment, whose author
-		// the event shows.
-		author := actor.User
-		if comment.UserID != author.ID {
-			if author, err = r.Users.ByID(ctx, comment.UserID); err != nil {
-				return err
-			}
+		// The post's author or an admin may delete another's comment,
+		// whose author the event shows.
+		author, err := authorOr(ctx, r, comment.UserID, actor.User)
+		if err != nil {
+			return err
 		}
 		now := c.clock.Now()
 		if err := r.Trash.TrashComment(ctx, id, now); err != nil {
+			return err
+		}
+		if err := audit(ctx, r, actor, domain.AuditCommentDelete, domain.SubjectComment, id, now); err != nil {
 			return err
 		}
 		return record(ctx, r, domain.NewCommentEvent(domain.CommentTrashed, comment, author, post, now))

@@ -74,13 +74,13 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			}
 			expect("a create that fails")
 
-			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Title: ports.Some("Draft 2")}, ports.Precondition{})
+			_, err = w.posts.Update(ctx, domain.ByOwnRight(ann), p, ports.PostPatch{Title: ports.Some("Draft 2")}, ports.Precondition{})
 			must("update", err)
 			expect("update a draft", fmt.Sprintf("post.updated post=%d author=%d commenter=0 draft=true", p, a))
-			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Status: ports.Some(domain.StatusPublished)}, ports.Precondition{})
+			_, err = w.posts.Update(ctx, domain.ByOwnRight(ann), p, ports.PostPatch{Status: ports.Some(domain.StatusPublished)}, ports.Precondition{})
 			must("publish", err)
 			expect("publish", fmt.Sprintf("post.published post=%d author=%d commenter=0 draft=false", p, a))
-			_, err = w.posts.Update(ctx, bob, p, ports.PostPatch{Title: ports.Some("Mine")}, ports.Precondition{})
+			_, err = w.posts.Update(ctx, domain.ByOwnRight(bob), p, ports.PostPatch{Title: ports.Some("Mine")}, ports.Precondition{})
 			if !errors.Is(err, domain.ErrForbidden) {
 				t.Fatalf("update by another: got %v, want forbidden", err)
 			}
@@ -93,11 +93,11 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			must("edit comment", err)
 			expect("edit comment", fmt.Sprintf("comment.updated post=%d author=%d commenter=%d draft=false", p, a, b))
 
-			_, err = w.posts.Update(ctx, ann, p, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})
+			_, err = w.posts.Update(ctx, domain.ByOwnRight(ann), p, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}, ports.Precondition{})
 			must("unpublish", err)
 			expect("unpublish", fmt.Sprintf("post.unpublished post=%d author=%d commenter=0 draft=true", p, a))
 			// The post's author deletes Bob's comment; the event names Bob.
-			must("delete comment", w.comments.Delete(ctx, ann, c.Comment.ID, ports.Precondition{}))
+			must("delete comment", w.comments.Delete(ctx, domain.ByOwnRight(ann), c.Comment.ID, ports.Precondition{}))
 			expect("delete comment", fmt.Sprintf("comment.trashed post=%d author=%d commenter=%d draft=true", p, a, b))
 			events := outbox(t, store)
 			if got := events[len(events)-1].Payload.Author; got == nil || got.ID != b {
@@ -106,14 +106,14 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			_, err = w.comments.Restore(ctx, ann, c.Comment.ID)
 			must("restore comment", err)
 			expect("restore comment", fmt.Sprintf("comment.restored post=%d author=%d commenter=%d draft=true", p, a, b))
-			must("delete post", w.posts.Delete(ctx, ann, p, ports.Precondition{}))
+			must("delete post", w.posts.Delete(ctx, domain.ByOwnRight(ann), p, ports.Precondition{}))
 			expect("delete post", fmt.Sprintf("post.trashed post=%d author=%d commenter=0 draft=true", p, a))
 			_, err = w.posts.Restore(ctx, ann, p)
 			must("restore post", err)
 			expect("restore post", fmt.Sprintf("post.restored post=%d author=%d commenter=0 draft=true", p, a))
 			must("purge comment", w.comments.Purge(ctx, ann, c.Comment.ID, ports.Precondition{}))
 			expect("purge comment", fmt.Sprintf("comment.deleted post=%d author=%d commenter=%d draft=true", p, a, b))
-			must("trash post", w.posts.Delete(ctx, ann, p, ports.Precondition{}))
+			must("trash post", w.posts.Delete(ctx, domain.ByOwnRight(ann), p, ports.Precondition{}))
 			must("purge post", w.posts.Purge(ctx, ann, p, ports.Precondition{}))
 			expect("trash and purge post", fmt.Sprintf("post.trashed post=%d author=%d commenter=0 draft=true", p, a),
 				fmt.Sprintf("post.deleted post=%d author=%d commenter=0 draft=true", p, a))

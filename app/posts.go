@@ -117,7 +117,7 @@ const createAttempts = 3
 // again, a bounded number of times. A tag that does not exist stores
 // nothing; which ones are missing is then read to tell the caller.
 func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInput) (ports.PostView, error) {
-	if err := checkPostWriter(actor); err != nil {
+	if err := checkPostWriter(domain.ByOwnRight(actor)); err != nil {
 		return ports.PostView{}, err
 	}
 	now := p.clock.Now()
@@ -178,10 +178,11 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 	return ports.PostView{Post: created, Author: actor.User, Tags: tags}, nil
 }
 
-// Update implements ports.Posts. Only the author may update a post, so the
-// representation's author is the actor; its tags are those the transaction
-// linked, or read again when the patch leaves them.
-func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
+// Update implements ports.Posts. The author may update a post, and an
+// admin by admin right, whose change is audited (updateAction); the
+// representation's tags are those the transaction linked, or read again
+// when the patch leaves them.
+func (p *Posts) Update(ctx context.Context, actor domain.Acting, id int64, patch ports.PostPatch, pre ports.Precondition) (ports.PostView, error) {
 	if err := checkPostWriter(actor); err != nil {
 		return ports.PostView{}, err
 	}
@@ -203,11 +204,12 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		}
 	}
 	var post domain.Post
+	var author domain.User
 	var oldImage string
 	var tags []domain.Tag
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
-		if post, err = editable(ctx, r, actor, id, pre); err != nil {
+		if post, actor, err = editable(ctx, r, actor, id, pre); err != nil {
 			return err
 		}
 		before := post
@@ -242,30 +244,54 @@ func (p *Posts) Update(ctx context.Context, actor domain.Actor, id int64, patch 
 		if err != nil {
 			return err
 		}
-		return record(ctx, r, domain.NewPostEvent(domain.PostEventType(before, post), post, actor.User, tags, now))
+		if author, err = authorOr(ctx, r, post.AuthorID(), actor.User); err != nil {
+			return err
+		}
+		if err := audit(ctx, r, actor, updateAction(patch), domain.SubjectPost, id, now); err != nil {
+			return err
+		}
+		return record(ctx, r, domain.NewPostEvent(domain.PostEventType(before, post), post, author, tags, now))
 	})
 	if err != nil {
 		p.removeFile(ctx, newImage)
 		return ports.PostView{}, fmt.Errorf("update post %d: %w", id, err)
 	}
 	p.removeFile(ctx, oldImage)
-	return ports.PostView{Post: post, Author: actor.User, Tags: tags}, nil
+	return ports.PostView{Post: post, Author: author, Tags: tags}, nil
+}
+
+// updateAction names an update by admin right in the audit log: a patch
+// of the status alone publishes or unpublishes the post, any other an
+// update.
+func updateAction(patch ports.PostPatch) domain.AuditAction {
+	if !patch.Status.Set || patch.Title.Set || patch.Body.Set || patch.TagIDs.Set || patch.Image.Set {
+		return domain.AuditPostUpdate
+	}
+	if patch.Status.Value == domain.StatusPublished {
+		return domain.AuditPostPublish
+	}
+	return domain.AuditPostUnpublish
 }
 
 // Delete implements ports.Posts: the post and its comments go to the
 // trash, and its image out of what is served, in the transaction: a move
 // that fails trashes nothing, and a commit that fails moves the file back.
-func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
+// A deletion by admin right is audited as post.delete.
+func (p *Posts) Delete(ctx context.Context, actor domain.Acting, id int64, pre ports.Precondition) error {
 	if err := checkPostWriter(actor); err != nil {
 		return err
 	}
 	var image string
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
-		post, err := editable(ctx, r, actor, id, pre)
+		post, actor, err := editable(ctx, r, actor, id, pre)
 		if err != nil {
 			return err
 		}
-		// The event shows the post as it was, tags included.
+		// The event shows the post as it was, author and tags included.
+		author, err := authorOr(ctx, r, post.AuthorID(), actor.User)
+		if err != nil {
+			return err
+		}
 		tags, err := tagsOf(ctx, r, id)
 		if err != nil {
 			return err
@@ -274,7 +300,10 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 		if err := r.Trash.TrashPost(ctx, id, now); err != nil {
 			return err
 		}
-		if err := record(ctx, r, domain.NewPostEvent(domain.PostTrashed, post, actor.User, tags, now)); err != nil {
+		if err := audit(ctx, r, actor, domain.AuditPostDelete, domain.SubjectPost, id, now); err != nil {
+			return err
+		}
+		if err := record(ctx, r, domain.NewPostEvent(domain.PostTrashed, post, author, tags, now)); err != nil {
 			return err
 		}
 		if image = post.ImagePath(); image != "" {
@@ -294,32 +323,38 @@ func (p *Posts) Delete(ctx context.Context, actor domain.Actor, id int64, pre po
 // checkPostWriter is what every post write checks of its actor first: one
 // ability check, whose refusal (domain.ErrUnauthenticated,
 // domain.ErrInvalidAbility) is the same whoever calls, then the verified
-// address.
-func checkPostWriter(actor domain.Actor) error {
+// address, which by admin right is not asked of the operator
+// (domain.Acting.CheckWrite).
+func checkPostWriter(actor domain.Acting) error {
 	if err := actor.CheckAbility(domain.WritePosts); err != nil {
 		return err
 	}
 	return actor.CheckWrite()
 }
 
-// editable locks post id for a change by actor: a post the actor can't see
-// is not found, and one the actor can see but not edit is forbidden (the
-// caller checked the actor's abilities before). Only then is pre checked,
-// so that a refused precondition tells nothing to somebody who may not
-// change the post.
-func editable(ctx context.Context, r ports.Repos, actor domain.Actor, id int64, pre ports.Precondition) (domain.Post, error) {
+// editable locks post id for a change by actor, whose rights it reads
+// again first (rightful) and returns as they are now: a post the actor
+// can't see is not found, and one the actor can see but not edit is
+// forbidden (the caller checked the actor's abilities before). Only then
+// is pre checked, so that a refused precondition tells nothing to somebody
+// who may not change the post.
+func editable(ctx context.Context, r ports.Repos, actor domain.Acting, id int64, pre ports.Precondition) (domain.Post, domain.Acting, error) {
+	actor, err := rightful(ctx, r, actor)
+	if err != nil {
+		return domain.Post{}, domain.Acting{}, err
+	}
 	post, err := r.Posts.Lock(ctx, id)
 	switch {
 	case err != nil:
-		return domain.Post{}, err
-	case !post.VisibleTo(actor.User.ID):
-		return domain.Post{}, domain.ErrNotFound
-	case !post.CanEdit(actor.User.ID):
-		return domain.Post{}, domain.ErrForbidden
+		return domain.Post{}, domain.Acting{}, err
+	case !actor.Sees(post):
+		return domain.Post{}, domain.Acting{}, domain.ErrNotFound
+	case !post.CanEdit(actor):
+		return domain.Post{}, domain.Acting{}, domain.ErrForbidden
 	case !pre.Allows(post.UpdatedAt()):
-		return domain.Post{}, domain.ErrPreconditionFailed
+		return domain.Post{}, domain.Acting{}, domain.ErrPreconditionFailed
 	}
-	return post, nil
+	return post, actor, nil
 }
 
 // checkUpload returns the rules an uploaded image of at most maxKB

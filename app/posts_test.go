@@ -73,12 +73,12 @@ func TestPostViews(t *testing.T) {
 			check("Create without tags", bare, 0)
 
 			w.clock.Advance(time.Minute)
-			v, err = w.posts.Update(ctx, ann, v.Post.ID(), ports.PostPatch{Title: ports.Optional[string]{Set: true, Value: "Retitled"}}, ports.Precondition{})
+			v, err = w.posts.Update(ctx, domain.ByOwnRight(ann), v.Post.ID(), ports.PostPatch{Title: ports.Optional[string]{Set: true, Value: "Retitled"}}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			check("Update keeping the tags", v, ann.User.ID)
-			v, err = w.posts.Update(ctx, ann, v.Post.ID(), ports.PostPatch{
+			v, err = w.posts.Update(ctx, domain.ByOwnRight(ann), v.Post.ID(), ports.PostPatch{
 				Status: ports.Optional[domain.PostStatus]{Set: true, Value: domain.StatusPublished},
 				TagIDs: ports.Optional[[]int64]{Set: true, Value: []int64{alpha, beta}},
 			}, ports.Precondition{})
@@ -86,7 +86,7 @@ func TestPostViews(t *testing.T) {
 				t.Fatal(err)
 			}
 			check("Update replacing the tags", v, 0)
-			v, err = w.posts.Update(ctx, ann, v.Post.ID(), ports.PostPatch{TagIDs: ports.Optional[[]int64]{Set: true, Value: []int64{}}}, ports.Precondition{})
+			v, err = w.posts.Update(ctx, domain.ByOwnRight(ann), v.Post.ID(), ports.PostPatch{TagIDs: ports.Optional[[]int64]{Set: true, Value: []int64{}}}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}

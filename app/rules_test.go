@@ -102,13 +102,13 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "title", Rule: "max:255"}, {Field: "image", Rule: "dimensions"}}},
 				{"Posts.Update with too many tags", func() error {
-					_, err := w.posts.Update(ctx, ann, post.Post.ID(), ports.PostPatch{TagIDs: ports.Some(tooManyTags)}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(ann), post.Post.ID(), ports.PostPatch{TagIDs: ports.Some(tooManyTags)}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "tags", Rule: "max_items:100"}}},
 				{"Posts.Update with an image that claims another format", func() error {
 					img := uploadOf(t, "gif", 1, 1)
 					img.Ext = ".png"
-					_, err := w.posts.Update(ctx, ann, post.Post.ID(), ports.PostPatch{Image: ports.Some(&img)}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(ann), post.Post.ID(), ports.PostPatch{Image: ports.Some(&img)}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "image", Rule: "image"}, {Field: "image", Rule: "mimes:jpeg,png,gif,webp"}}},
 				{"Profile.SetAvatar too heavy", func() error {
@@ -230,11 +230,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, domain.ErrUnauthenticated},
 				{"Posts.Update with posts:read only, reads open", func() error {
-					_, err := w.posts.Update(ctx, openly(reader), post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
+					_, err := w.posts.Update(ctx, domain.ByOwnRight(openly(reader)), post.Post.ID(), ports.PostPatch{Title: ports.Some("New")}, ports.Precondition{})
 					return err
 				}, domain.ErrInvalidAbility},
 				{"Posts.Delete with posts:read only", func() error {
-					return w.posts.Delete(ctx, reader, post.Post.ID(), ports.Precondition{})
+					return w.posts.Delete(ctx, domain.ByOwnRight(reader), post.Post.ID(), ports.Precondition{})
 				}, domain.ErrInvalidAbility},
 				{"People.Create by nobody under CRUD_AUTH=token", func() error {
 					_, err := gatedPeople.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Sam", Email: "sam@example.com"})
@@ -316,6 +316,170 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 			if _, err := store.Repos().Users.ByEmail(ctx, "bob@"); err == nil {
 				t.Errorf("refused registration: got an account, want none")
 			}
+
+			keepOwnerAndAdminRules(t, store, w, ann, post.Post.ID())
 		})
+	}
+}
+
+// keepOwnerAndAdminRules runs the scripts an owner and an admin share
+// (Posts.Update, publish and unpublish among its patches, Posts.Delete,
+// Comments.Delete, Tokens.Delete): an admin by admin right keeps the
+// rules the owner keeps; neither a non-owner without admin rights, by own
+// right or claiming admin rights, nor the admin by own right or through a
+// bearer token, changes another's records; and only a change by admin
+// right writes an audit row, in its own transaction.
+func keepOwnerAndAdminRules(t *testing.T, store ports.Store, w *accountWorld, ann domain.Actor, postID int64) {
+	t.Helper()
+	ctx := context.Background()
+	const address = "203.0.113.7"
+	bob := w.register(t, "bob@example.com")
+	root := w.register(t, "root@example.com")
+	if err := store.Repos().Admin.SetAdmin(ctx, root.User.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	root.User.IsAdmin = true
+	rootSession := root
+	rootSession.Token = nil
+	admin := domain.ByAdminRight(rootSession, address)
+	comment, err := w.comments.Create(ctx, bob, postID, "Bob's comment")
+	if err != nil {
+		t.Fatal(err)
+	}
+	annToken := *ann.Token
+	auditRows := func() []domain.AuditEntry {
+		t.Helper()
+		rows, _, err := store.Repos().Admin.Audit(ctx, ports.Page{Limit: 100}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	update := func(a domain.Acting, patch ports.PostPatch) error {
+		_, err := w.posts.Update(ctx, a, postID, patch, ports.Precondition{})
+		return err
+	}
+	retitle := ports.PostPatch{Title: ports.Some("Taken over")}
+
+	// The rules hold by admin right as they hold for the owner.
+	long := strings.Repeat("x", 256)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want domain.Violation
+	}{
+		{"by the owner with a long title", update(domain.ByOwnRight(ann), ports.PostPatch{Title: ports.Some(long)}), domain.Violation{Field: "title", Rule: "max:255"}},
+		{"by admin right with a long title", update(admin, ports.PostPatch{Title: ports.Some(long)}), domain.Violation{Field: "title", Rule: "max:255"}},
+		{"by admin right with an empty body", update(admin, ports.PostPatch{Body: ports.Some("")}), domain.Violation{Field: "body", Rule: domain.RuleRequired}},
+		{"by admin right to an unknown status", update(admin, ports.PostPatch{Status: ports.Some(domain.PostStatus("archived"))}), domain.Violation{Field: "status", Rule: domain.RuleOf(domain.RuleIn, domain.Statuses...)}},
+		{"by admin right with an unknown tag", update(admin, ports.PostPatch{TagIDs: ports.Some([]int64{987654321})}), domain.Violation{Field: "tags.0", Rule: domain.RuleExists}},
+	} {
+		if got := violationsOf(t, "Posts.Update "+tc.name, tc.err); !reflect.DeepEqual(got, []domain.Violation{tc.want}) {
+			t.Errorf("Posts.Update %s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// Who may not change another's records, and how each is refused.
+	bobClaims := domain.ByAdminRight(bob, address)
+	bobSession := bob
+	bobSession.Token = nil
+	rootToken := domain.ByAdminRight(root, address) // a bearer token, even with "*", is no admin right
+	for _, who := range []struct {
+		name        string
+		actor       domain.Acting
+		post, token error
+	}{
+		{"a non-owner by own right", domain.ByOwnRight(bobSession), domain.ErrForbidden, domain.ErrNotFound},
+		{"a non-admin claiming admin rights", bobClaims, domain.ErrForbidden, domain.ErrForbidden},
+		{"the admin by own right", domain.ByOwnRight(rootSession), domain.ErrForbidden, domain.ErrNotFound},
+		{"the admin's token claiming admin rights", rootToken, domain.ErrForbidden, domain.ErrForbidden},
+	} {
+		for _, tc := range []struct {
+			name string
+			err  error
+			want error
+		}{
+			{"Posts.Update", update(who.actor, retitle), who.post},
+			{"Posts.Update publishing", update(who.actor, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}), who.post},
+			{"Posts.Delete", w.posts.Delete(ctx, who.actor, postID, ports.Precondition{}), who.post},
+			{"Tokens.Delete", w.tokens.Delete(ctx, who.actor, annToken.ID), who.token},
+		} {
+			if !errors.Is(tc.err, tc.want) {
+				t.Errorf("%s by %s: got %v, want %v", tc.name, who.name, tc.err, tc.want)
+			}
+		}
+	}
+	// A comment's author may delete it by own right; nobody else but the
+	// post's author or an admin by admin right.
+	if err := w.comments.Delete(ctx, domain.ByOwnRight(rootSession), comment.Comment.ID, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
+		t.Errorf("Comments.Delete by the admin by own right: got %v, want forbidden", err)
+	}
+	if err := w.comments.Delete(ctx, bobClaims, comment.Comment.ID, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
+		t.Errorf("Comments.Delete by a non-admin claiming admin rights: got %v, want forbidden", err)
+	}
+	if rows := auditRows(); len(rows) != 0 {
+		t.Fatalf("refused changes wrote audit rows: %+v", rows)
+	}
+	if got, err := w.posts.Show(ctx, ann, postID, true); err != nil || got.Post.Title() != "Kept" || !got.Post.IsPublished() || len(got.Comments) != 1 {
+		t.Fatalf("the post after refused changes: %+v, %v", got.Post.State(), err)
+	}
+
+	// The owner changes by own right, unaudited; the admin by admin right
+	// through the same scripts, each audited.
+	if err := update(domain.ByOwnRight(ann), ports.PostPatch{Body: ports.Some("Owner's body")}); err != nil {
+		t.Fatalf("Posts.Update by the owner: %v", err)
+	}
+	if rows := auditRows(); len(rows) != 0 {
+		t.Errorf("the owner's update wrote audit rows: %+v", rows)
+	}
+	view, err := w.posts.Update(ctx, admin, postID, retitle, ports.Precondition{})
+	if err != nil || view.Post.Title() != "Taken over" || view.Author.ID != ann.User.ID {
+		t.Errorf("Posts.Update by admin right: got %q by %d, %v; want the title changed and ann still the author", view.Post.Title(), view.Author.ID, err)
+	}
+	steps := []struct {
+		name   string
+		run    func() error
+		action domain.AuditAction
+		kind   string
+		id     int64
+	}{
+		{"unpublish", func() error { return update(admin, ports.PostPatch{Status: ports.Some(domain.StatusDraft)}) }, domain.AuditPostUnpublish, domain.SubjectPost, postID},
+		{"publish", func() error { return update(admin, ports.PostPatch{Status: ports.Some(domain.StatusPublished)}) }, domain.AuditPostPublish, domain.SubjectPost, postID},
+		{"delete the comment", func() error {
+			return w.comments.Delete(ctx, admin, comment.Comment.ID, ports.Precondition{})
+		}, domain.AuditCommentDelete, domain.SubjectComment, comment.Comment.ID},
+		{"revoke ann's token", func() error { return w.tokens.Delete(ctx, admin, annToken.ID) }, domain.AuditTokenRevoke, domain.SubjectToken, annToken.ID},
+		{"delete the post", func() error { return w.posts.Delete(ctx, admin, postID, ports.Precondition{}) }, domain.AuditPostDelete, domain.SubjectPost, postID},
+	}
+	for _, s := range steps {
+		if err := s.run(); err != nil {
+			t.Fatalf("%s by admin right: %v", s.name, err)
+		}
+	}
+	rows := auditRows()
+	want := []domain.AuditAction{domain.AuditPostUpdate}
+	for _, s := range steps {
+		want = append(want, s.action)
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("audit rows: got %d, want %d: %+v", len(rows), len(want), rows)
+	}
+	for i, s := range append([]struct {
+		name   string
+		run    func() error
+		action domain.AuditAction
+		kind   string
+		id     int64
+	}{{"update", nil, domain.AuditPostUpdate, domain.SubjectPost, postID}}, steps...) {
+		row := rows[len(rows)-1-i] // newest first
+		if row.Action != s.action || row.SubjectType != s.kind || row.SubjectID != s.id || row.AdminID != root.User.ID || row.Address != address {
+			t.Errorf("audit row of %s: got %+v", s.name, row)
+		}
+	}
+	if _, err := store.Repos().Tokens.ByID(ctx, annToken.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("ann's token after the admin's revoke: %v", err)
+	}
+	if _, err := w.posts.Show(ctx, ann, postID, false); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the post after the admin's delete: %v, want not found", err)
 	}
 }

@@ -71,8 +71,10 @@ func (t *Tokens) Create(ctx context.Context, actor domain.Actor, in ports.TokenI
 }
 
 // Delete implements ports.Tokens. A token revoking itself logs out, which
-// needs no ability; revoking any other token needs WriteTokens.
-func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error {
+// needs no ability; revoking any other token needs WriteTokens. The owner
+// revokes their own tokens, an admin by admin right anybody's, audited as
+// token.revoke; another's token is not found.
+func (t *Tokens) Delete(ctx context.Context, actor domain.Acting, id int64) error {
 	if actor.Token == nil || actor.Token.ID != id {
 		if err := actor.CheckAbility(domain.WriteTokens); err != nil {
 			return err
@@ -82,10 +84,25 @@ func (t *Tokens) Delete(ctx context.Context, actor domain.Actor, id int64) error
 		return err
 	}
 	err := t.store.InTx(ctx, func(r ports.Repos) error {
-		if err := r.Tokens.Delete(ctx, actor.User.ID, id); err != nil {
+		actor, err := rightful(ctx, r, actor)
+		if err != nil {
 			return err
 		}
-		return revoke(ctx, r, domain.Revocation{UserID: actor.User.ID, TokenID: id}, t.clock.Now())
+		token, err := r.Tokens.ByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !actor.MayChange(token.UserID) {
+			return domain.ErrNotFound
+		}
+		if err := r.Tokens.Delete(ctx, token.UserID, id); err != nil {
+			return err
+		}
+		now := t.clock.Now()
+		if err := audit(ctx, r, actor, domain.AuditTokenRevoke, domain.SubjectToken, id, now); err != nil {
+			return err
+		}
+		return revoke(ctx, r, domain.Revocation{UserID: token.UserID, TokenID: id}, now)
 	})
 	if err != nil {
 		return fmt.Errorf("delete token %d: %w", id, err)

@@ -17,14 +17,14 @@ import (
 // the actor's in the trash, goes for good with every comment on it, live
 // or trashed, and its image wherever it is.
 func (p *Posts) Purge(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
-	if err := checkPostWriter(actor); err != nil {
+	if err := checkPostWriter(domain.ByOwnRight(actor)); err != nil {
 		return err
 	}
 	var image string
 	err := p.store.InTx(ctx, func(r ports.Repos) error {
 		var err error
 		image, err = purgePost(ctx, r, actor.User, id, pre, p.clock.Now(), func(post domain.Post) error {
-			if !post.CanEdit(actor.User.ID) {
+			if !post.CanEdit(domain.ByOwnRight(actor)) {
 				return domain.ErrNotFound
 			}
 			return nil
@@ -32,7 +32,7 @@ func (p *Posts) Purge(ctx context.Context, actor domain.Actor, id int64, pre por
 			if !post.VisibleTo(actor.User.ID) {
 				return domain.ErrNotFound
 			}
-			if !post.CanEdit(actor.User.ID) {
+			if !post.CanEdit(domain.ByOwnRight(actor)) {
 				return domain.ErrForbidden
 			}
 			return nil
@@ -126,7 +126,7 @@ func tagsByIDs(ctx context.Context, r ports.Repos, ids []int64) ([]domain.Tag, e
 
 // Restore implements ports.Posts.
 func (p *Posts) Restore(ctx context.Context, actor domain.Actor, id int64) (ports.PostView, error) {
-	if err := checkPostWriter(actor); err != nil {
+	if err := checkPostWriter(domain.ByOwnRight(actor)); err != nil {
 		return ports.PostView{}, err
 	}
 	var image string
@@ -319,7 +319,7 @@ func (c *Comments) Purge(ctx context.Context, actor domain.Actor, id int64, pre 
 		live := err == nil
 		switch {
 		case live:
-			if !comment.CanDelete(actor.User.ID, post) {
+			if !comment.CanDelete(domain.ByOwnRight(actor), post) {
 				return domain.ErrForbidden
 			}
 		case errors.Is(err, domain.ErrNotFound):
@@ -364,7 +364,7 @@ func trashedComment(ctx context.Context, r ports.Repos, actor domain.Actor, id i
 	if err != nil {
 		return domain.Comment{}, domain.Post{}, err
 	}
-	if actor.User.ID == 0 || !t.Comment.CanDelete(actor.User.ID, post) {
+	if actor.User.ID == 0 || !t.Comment.CanDelete(domain.ByOwnRight(actor), post) {
 		return domain.Comment{}, domain.Post{}, domain.ErrNotFound
 	}
 	return t.Comment, post, nil

@@ -58,14 +58,14 @@ func TestTrashRetention(t *testing.T) {
 				ids = append(ids, c.Comment.ID)
 			}
 			for _, id := range ids {
-				must(t, "trash comment", comments.Delete(ctx, bob, id, ports.Precondition{}))
+				must(t, "trash comment", comments.Delete(ctx, domain.ByOwnRight(bob), id, ports.Precondition{}))
 			}
-			must(t, "trash", posts.Delete(ctx, ann, old.Post.ID(), ports.Precondition{}))
+			must(t, "trash", posts.Delete(ctx, domain.ByOwnRight(ann), old.Post.ID(), ports.Precondition{}))
 			if got := storedIn(t, stack, ".trash/posts"); len(got) != 1 {
 				t.Fatalf("files in the trash: %v, want the old post's image", got)
 			}
 			stack.Clock.Advance(20 * 24 * time.Hour)
-			must(t, "trash", posts.Delete(ctx, ann, later.Post.ID(), ports.Precondition{}))
+			must(t, "trash", posts.Delete(ctx, domain.ByOwnRight(ann), later.Post.ID(), ports.Precondition{}))
 
 			// Nothing has expired yet.
 			stack.Clock.Advance(stacktest.TrashRetention - 20*24*time.Hour - time.Second)
@@ -136,8 +136,8 @@ func TestAccountDeletionPurgesTrash(t *testing.T) {
 			must(t, "create", err)
 			c, err := comments.Create(ctx, bob, live.Post.ID(), "hi")
 			must(t, "comment", err)
-			must(t, "trash comment", comments.Delete(ctx, bob, c.Comment.ID, ports.Precondition{}))
-			must(t, "trash post", posts.Delete(ctx, ann, p.Post.ID(), ports.Precondition{}))
+			must(t, "trash comment", comments.Delete(ctx, domain.ByOwnRight(bob), c.Comment.ID, ports.Precondition{}))
+			must(t, "trash post", posts.Delete(ctx, domain.ByOwnRight(ann), p.Post.ID(), ports.Precondition{}))
 			must(t, "delete account", stack.Services.Profile.Delete(ctx, ann, "password1", ports.Precondition{}))
 			if got := storedIn(t, stack, ".trash/posts"); len(got) != 0 {
 				t.Errorf("files in the trash after the account went: %v", got)

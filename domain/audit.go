@@ -9,6 +9,8 @@ type AuditAction string
 // The audit actions.
 const (
 	AuditAdminLogin       AuditAction = "admin.login"
+	AuditPostUpdate       AuditAction = "post.update"
+	AuditPostPublish      AuditAction = "post.publish"
 	AuditPostUnpublish    AuditAction = "post.unpublish"
 	AuditPostDelete       AuditAction = "post.delete"
 	AuditCommentDelete    AuditAction = "comment.delete"

@@ -45,8 +45,8 @@ func (c Comment) CanEdit(user int64) bool {
 	return user != 0 && user == c.UserID
 }
 
-// CanDelete is the comment delete policy: its author, or the author of the
-// post it is on.
-func (c Comment) CanDelete(user int64, post Post) bool {
-	return c.CanEdit(user) || post.CanEdit(user)
+// CanDelete is the comment delete policy: its author, the author of the
+// post it is on, or an admin acting by admin right.
+func (c Comment) CanDelete(actor Acting, post Post) bool {
+	return actor.MayChange(c.UserID) || post.CanEdit(actor)
 }

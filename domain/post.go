@@ -225,9 +225,10 @@ func (p Post) VisibleTo(viewer int64) bool {
 	return p.status == StatusPublished || (viewer != 0 && viewer == p.authorID)
 }
 
-// CanEdit is the update and delete policy: only the author may.
-func (p Post) CanEdit(user int64) bool {
-	return user != 0 && user == p.authorID
+// CanEdit is the update, publish and delete policy: the author may, and
+// an admin acting by admin right.
+func (p Post) CanEdit(actor Acting) bool {
+	return actor.MayChange(p.authorID)
 }
 
 // Excerpt is the body without HTML tags, whitespace collapsed, cut to

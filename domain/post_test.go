@@ -71,14 +71,25 @@ func TestPostLifecycle(t *testing.T) {
 	if got := p.WithSlugSuffix(3).Slug(); got != "another-3" {
 		t.Errorf("WithSlugSuffix follows the current title: got %q", got)
 	}
-	if !p.VisibleTo(7) || p.VisibleTo(8) || p.VisibleTo(0) || !p.CanEdit(7) || p.CanEdit(8) || p.CanEdit(0) {
+	own := func(id int64) Acting { return ByOwnRight(Actor{User: User{ID: id}}) }
+	admin := func(id int64) Acting { return ByAdminRight(Actor{User: User{ID: id, IsAdmin: true}}, "") }
+	if !p.VisibleTo(7) || p.VisibleTo(8) || p.VisibleTo(0) || !p.CanEdit(own(7)) || p.CanEdit(own(8)) || p.CanEdit(own(0)) {
 		t.Error("a draft is visible to and editable by its author only")
+	}
+	if !p.CanEdit(admin(8)) || p.CanEdit(admin(0)) {
+		t.Error("an admin acting by admin right edits anybody's post; nobody edits none")
+	}
+	if p.CanEdit(Acting{Actor: Actor{User: User{ID: 8, IsAdmin: true}}}) {
+		t.Error("an admin acting by the zero right edits another's post")
 	}
 	if RestorePost(p.State()) != p {
 		t.Error("RestorePost(State()) does not give the post back")
 	}
 	c := Comment{UserID: 9}
-	if !c.CanEdit(9) || c.CanEdit(7) || !c.CanDelete(7, p) || c.CanDelete(8, p) {
+	if !c.CanEdit(9) || c.CanEdit(7) || !c.CanDelete(own(7), p) || !c.CanDelete(own(9), p) || c.CanDelete(own(8), p) {
 		t.Error("comments: author edits; author or post author deletes")
+	}
+	if !c.CanDelete(admin(8), p) {
+		t.Error("comments: an admin acting by admin right deletes any")
 	}
 }

@@ -87,10 +87,12 @@ type Tokens interface {
 	// domain.ErrInvalidAbility when it asks for an ability the actor's own
 	// token lacks.
 	Create(ctx context.Context, actor domain.Actor, in TokenInput) (domain.Token, domain.PlainToken, error)
-	// Delete revokes one of the actor's tokens; domain.ErrNotFound for a
-	// token that is not the actor's. A token revoking itself logs out and
-	// needs no ability.
-	Delete(ctx context.Context, actor domain.Actor, id int64) error
+	// Delete revokes one of the actor's tokens, or by admin right
+	// anybody's (audited as token.revoke), and ends the streams read with
+	// it; domain.ErrNotFound for a token that is not the actor's,
+	// domain.ErrForbidden for an actor claiming admin rights it does not
+	// hold now. A token revoking itself logs out and needs no ability.
+	Delete(ctx context.Context, actor domain.Acting, id int64) error
 }
 
 // ProfileInput is a profile update. CurrentPassword must be the user's

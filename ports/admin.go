@@ -152,19 +152,26 @@ type AdminMailQuery struct {
 }
 
 // Admin is the driving port of the admin console: what an operator with
-// admin rights may see and do to everybody's data. Every method first reads
-// the caller's account from the store and returns domain.ErrForbidden,
-// changing nothing, unless it is an admin acting through a browser session
-// (domain.Actor.CheckAdmin on the account as stored now, so a revoke or a
-// deleted account takes effect at once; a bearer token, even with "*", is
-// never admin rights). Every method that changes something writes a
-// domain.AuditEntry (caller, action, subject, caller.Address) in the
-// transaction of the change, and the event the API writes for the same
-// change. Pages are capped at 100 rows; a Limit of zero or less means 100.
+// admin rights may see of everybody's data (AdminReads) and the operator's
+// own actions (Moderation). An admin's edit, publish, unpublish or
+// deletion of a post, deletion of a comment and revocation of a token are
+// not here: the console runs the owners' own use cases (Posts.Update,
+// Posts.Delete, Comments.Delete, Tokens.Delete) with the actor acting by
+// admin right (domain.ByAdminRight), which check the rights and write the
+// audit row the same way.
 type Admin interface {
-	// RecordLogin writes the admin.login audit row; the console calls it
-	// after a successful sign-in of caller.
-	RecordLogin(ctx context.Context, caller AdminCaller) error
+	AdminReads
+	Moderation
+}
+
+// AdminReads is what the console reads across every user's data: the
+// overview, the lists and the exports. Every method first reads the
+// caller's account from the store and returns domain.ErrForbidden unless
+// it is an admin acting through a browser session (domain.Actor.CheckAdmin
+// on the account as stored now, so a revoke or a deleted account takes
+// effect at once; a bearer token, even with "*", is never admin rights).
+// Pages are capped at 100 rows; a Limit of zero or less means 100.
+type AdminReads interface {
 	// Overview counts users, posts by status, comments, webhooks and the
 	// backlogs, and lists the recent failures.
 	Overview(ctx context.Context, caller AdminCaller) (AdminOverview, error)
@@ -178,9 +185,64 @@ type Admin interface {
 	// User returns one account with its tokens, sessions and latest
 	// posts. domain.ErrNotFound.
 	User(ctx context.Context, caller AdminCaller, id int64) (AdminAccount, error)
-	// RevokeToken deletes one token of any user (token.revoke) and ends
-	// the streams read with it. domain.ErrNotFound.
-	RevokeToken(ctx context.Context, caller AdminCaller, tokenID int64) error
+
+	// Posts returns one page of the posts q selects, every author's
+	// drafts included, newest first, and how many match in all; a search
+	// counts as Users' does, and is refused as Users' is.
+	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
+	// Post returns any post, a draft included, with its author and tags.
+	// domain.ErrNotFound, also for a post in the trash.
+	Post(ctx context.Context, caller AdminCaller, id int64) (PostView, error)
+	// Comments returns one page of the comments q selects, of every post,
+	// newest first, and how many match, counted no further than
+	// AdminListCountBound(q.Page): a total above that bound means more
+	// than it.
+	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
+
+	// TrashedPosts returns one page of every author's trashed posts, most
+	// recently trashed first, each with its author, its tags that still
+	// exist and DeletedAt, and how many there are.
+	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) ([]PostView, int, error)
+	// TrashedComments returns one page of every trashed comment with its
+	// author, most recently trashed first, and how many there are.
+	TrashedComments(ctx context.Context, caller AdminCaller, page Page) ([]AdminTrashedComment, int, error)
+
+	// Webhooks returns one page of every user's webhooks, failing first:
+	// disabled ones, then by failures in a row (most first), then by id;
+	// and how many there are.
+	Webhooks(ctx context.Context, caller AdminCaller, page Page) ([]AdminWebhook, int, error)
+	// Deliveries returns one page of a webhook's deliveries, newest first,
+	// and how many it has. domain.ErrNotFound for an unknown webhook.
+	Deliveries(ctx context.Context, caller AdminCaller, webhookID int64, page Page) ([]domain.Delivery, int, error)
+
+	// Mails returns one page of the mail outbox q selects, newest first,
+	// without bodies (they hold live links), and how many match.
+	Mails(ctx context.Context, caller AdminCaller, q AdminMailQuery) ([]domain.Mail, int, error)
+
+	// Audit returns one page of the audit log, newest first, and how many
+	// rows it holds, counted no further than AdminListCountBound(page).
+	Audit(ctx context.Context, caller AdminCaller, page Page) ([]domain.AuditEntry, int, error)
+
+	// ExportUsers calls fn with every account in id order, read in
+	// batches of AdminExportBatch, so that memory stays the same however
+	// many there are. It stops at fn's first error and returns it.
+	ExportUsers(ctx context.Context, caller AdminCaller, fn func(domain.User) error) error
+	// ExportPosts calls fn with every post, drafts included, in id order,
+	// as ExportUsers does.
+	ExportPosts(ctx context.Context, caller AdminCaller, fn func(domain.Post) error) error
+}
+
+// Moderation is what only an operator does, which no owner's use case
+// does for them: to accounts, to the trash, to webhooks and deliveries, to
+// the mail outbox. Every method checks the caller's rights as AdminReads'
+// do, changing nothing when they fail, and writes a domain.AuditEntry
+// (caller, action, subject, caller.Address) in the transaction of the
+// change, with the event the API writes for the same change.
+type Moderation interface {
+	// RecordLogin writes the admin.login audit row; the console calls it
+	// after a successful sign-in of caller.
+	RecordLogin(ctx context.Context, caller AdminCaller) error
+
 	// RevokeUserTokens deletes every token of the user
 	// (user.tokens.revoke) and says how many went. domain.ErrNotFound for
 	// an unknown user.
@@ -200,34 +262,6 @@ type Admin interface {
 	// domain.ErrNotFound.
 	VerifyUser(ctx context.Context, caller AdminCaller, userID int64) error
 
-	// Posts returns one page of the posts q selects, every author's
-	// drafts included, newest first, and how many match in all; a search
-	// counts as Users' does, and is refused as Users' is.
-	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
-	// UnpublishPost makes a published post a draft (post.unpublish) and
-	// records post.unpublished. domain.ErrNotFound; domain.ErrConflict,
-	// and nothing recorded, for a post that is already a draft.
-	UnpublishPost(ctx context.Context, caller AdminCaller, id int64) error
-	// DeletePost moves any post with its comments to the trash and its
-	// image out of what is served (post.delete), and records post.trashed.
-	// domain.ErrNotFound.
-	DeletePost(ctx context.Context, caller AdminCaller, id int64) error
-	// Comments returns one page of the comments q selects, of every post,
-	// newest first, and how many match, counted no further than
-	// AdminListCountBound(q.Page): a total above that bound means more
-	// than it.
-	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
-	// DeleteComment moves any comment to the trash (comment.delete) and
-	// records comment.trashed. domain.ErrNotFound.
-	DeleteComment(ctx context.Context, caller AdminCaller, id int64) error
-
-	// TrashedPosts returns one page of every author's trashed posts, most
-	// recently trashed first, each with its author, its tags that still
-	// exist and DeletedAt, and how many there are.
-	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) ([]PostView, int, error)
-	// TrashedComments returns one page of every trashed comment with its
-	// author, most recently trashed first, and how many there are.
-	TrashedComments(ctx context.Context, caller AdminCaller, page Page) ([]AdminTrashedComment, int, error)
 	// RestorePost brings a trashed post back as its author's restore does
 	// (post.restore) and records post.restored. domain.ErrNotFound.
 	RestorePost(ctx context.Context, caller AdminCaller, id int64) error
@@ -242,13 +276,6 @@ type Admin interface {
 	// records comment.deleted. domain.ErrNotFound.
 	PurgeComment(ctx context.Context, caller AdminCaller, id int64) error
 
-	// Webhooks returns one page of every user's webhooks, failing first:
-	// disabled ones, then by failures in a row (most first), then by id;
-	// and how many there are.
-	Webhooks(ctx context.Context, caller AdminCaller, page Page) ([]AdminWebhook, int, error)
-	// Deliveries returns one page of a webhook's deliveries, newest first,
-	// and how many it has. domain.ErrNotFound for an unknown webhook.
-	Deliveries(ctx context.Context, caller AdminCaller, webhookID int64, page Page) ([]domain.Delivery, int, error)
 	// DisableWebhook stops deliveries to a webhook (webhook.disable).
 	// domain.ErrNotFound.
 	DisableWebhook(ctx context.Context, caller AdminCaller, id int64) error
@@ -259,26 +286,11 @@ type Admin interface {
 	// domain.ErrNotFound.
 	RetryDelivery(ctx context.Context, caller AdminCaller, id int64) error
 
-	// Mails returns one page of the mail outbox q selects, newest first,
-	// without bodies (they hold live links), and how many match.
-	Mails(ctx context.Context, caller AdminCaller, q AdminMailQuery) ([]domain.Mail, int, error)
 	// RetryMail makes a pending mail due at once with a fresh count of
 	// attempts (mail.retry). domain.ErrNotFound; domain.ErrConflict for a
 	// mail that is not pending: a sent, failed or expired mail's body,
 	// which holds a live link, is erased (send a fresh reset instead).
 	RetryMail(ctx context.Context, caller AdminCaller, id int64) error
-
-	// Audit returns one page of the audit log, newest first, and how many
-	// rows it holds, counted no further than AdminListCountBound(page).
-	Audit(ctx context.Context, caller AdminCaller, page Page) ([]domain.AuditEntry, int, error)
-
-	// ExportUsers calls fn with every account in id order, read in
-	// batches of AdminExportBatch, so that memory stays the same however
-	// many there are. It stops at fn's first error and returns it.
-	ExportUsers(ctx context.Context, caller AdminCaller, fn func(domain.User) error) error
-	// ExportPosts calls fn with every post, drafts included, in id order,
-	// as ExportUsers does.
-	ExportPosts(ctx context.Context, caller AdminCaller, fn func(domain.Post) error) error
 }
 
 // AdminExportBatch is how many rows one read of an export takes.

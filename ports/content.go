@@ -90,17 +90,22 @@ type Posts interface {
 	// domain.CheckImage (of at most domain.MaxPostImageKilobytes), or each
 	// unknown tag (tags.N, exists).
 	Create(ctx context.Context, actor domain.Actor, in PostInput) (PostView, error)
-	// Update changes what p sets. domain.ErrNotFound, domain.ErrForbidden
-	// for anybody but the author; an Invalid error for tags or an image that break
-	// Create's rules, a title or body the post refuses, a status it can't
-	// move to, or an unknown tag;
-	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Update(ctx context.Context, actor domain.Actor, id int64, p PostPatch, pre Precondition) (PostView, error)
+	// Update changes what p sets; a status alone publishes or unpublishes
+	// the post. domain.ErrNotFound, domain.ErrForbidden for anybody but
+	// the author (domain.Post.CanEdit), or an actor claiming admin rights
+	// it does not hold now; an Invalid error for tags or an image that
+	// break Create's rules, a title or body the post refuses, a status it
+	// can't move to, or an unknown tag; domain.ErrPreconditionFailed when
+	// pre does not allow the version found. A change by admin right is
+	// audited as post.update, or post.publish or post.unpublish for a
+	// status alone.
+	Update(ctx context.Context, actor domain.Acting, id int64, p PostPatch, pre Precondition) (PostView, error)
 	// Delete moves the post with its comments to the trash and its image
 	// out of what is served. domain.ErrNotFound, domain.ErrForbidden for
-	// anybody but the author, domain.ErrPreconditionFailed when pre does
-	// not allow the version found.
-	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// anybody but the author or an admin by admin right, as Update's;
+	// domain.ErrPreconditionFailed when pre does not allow the version
+	// found. Audited as post.delete by admin right.
+	Delete(ctx context.Context, actor domain.Acting, id int64, pre Precondition) error
 	// Purge deletes the actor's post, live or in the trash, with its
 	// comments and its image, for good. Delete's errors; a trashed post of
 	// anybody else is not found.
@@ -151,9 +156,11 @@ type Comments interface {
 	Update(ctx context.Context, actor domain.Actor, id int64, body string, pre Precondition) (CommentView, error)
 	// Delete moves the comment alone to the trash. domain.ErrNotFound,
 	// domain.ErrForbidden for anybody but the comment's or the post's
-	// author, domain.ErrPreconditionFailed when pre does not allow the
-	// version found.
-	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
+	// author or an admin by admin right (domain.Comment.CanDelete), and
+	// for an actor claiming admin rights it does not hold now;
+	// domain.ErrPreconditionFailed when pre does not allow the version
+	// found. Audited as comment.delete by admin right.
+	Delete(ctx context.Context, actor domain.Acting, id int64, pre Precondition) error
 	// Purge deletes the comment, live or in the trash, for good. Delete's
 	// errors; a trashed comment that the actor could not have deleted is
 	// not found.

@@ -3,9 +3,11 @@ package console
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -36,9 +38,15 @@ func backTo(c *fiber.Ctx, fallback string) string {
 
 func userPage(id int64) string { return prefix + "/users/" + strconv.FormatInt(id, 10) }
 
+// byAdminRight is the caller acting by admin right on the owners' use
+// cases, which check the right and audit the change.
+func byAdminRight(ac ports.AdminCaller) domain.Acting {
+	return domain.ByAdminRight(ac.Actor, ac.Address)
+}
+
 func (k *Console) revokeToken(c *fiber.Ctx) error {
 	return k.action(c, "token.revoke", prefix+"/users", func(ac ports.AdminCaller, id int64) error {
-		return k.admin.RevokeToken(c.UserContext(), ac, id)
+		return k.owners.tokens.Delete(c.UserContext(), byAdminRight(ac), id)
 	})
 }
 
@@ -74,21 +82,59 @@ func (k *Console) verifyUser(c *fiber.Ctx) error {
 	})
 }
 
-func (k *Console) unpublishPost(c *fiber.Ctx) error {
-	return k.action(c, "post.unpublish", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
-		return k.admin.UnpublishPost(c.UserContext(), ac, id)
+// setStatus is a publish or unpublish button: Posts.Update with the
+// status alone, which the use case audits as post.publish or
+// post.unpublish, at the version the page showed.
+func (k *Console) setStatus(c *fiber.Ctx, notice string, status domain.PostStatus) error {
+	pre, err := versionOf(c)
+	if err != nil {
+		return err
+	}
+	return k.action(c, notice, prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
+		_, err := k.owners.posts.Update(c.UserContext(), byAdminRight(ac), id, ports.PostPatch{Status: ports.Some(status)}, pre)
+		return err
 	})
+}
+
+// versionOf reads the form's "version": the UpdatedAt of the record as
+// the page showed it (formatVersion), which the change then expects, as
+// an If-Match does, so that a button on a stale page changes nothing
+// (412). A form without one expects nothing; one that is no time is a
+// 400.
+func versionOf(c *fiber.Ctx) (ports.Precondition, error) {
+	raw := formValue(c, "version")
+	if raw == "" {
+		return ports.Precondition{}, nil
+	}
+	v, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return ports.Precondition{}, fiber.ErrBadRequest
+	}
+	return ports.IfVersion(v), nil
+}
+
+// formatVersion writes a record's version for a form's "version" field.
+func formatVersion(t time.Time) string {
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func (k *Console) publishPost(c *fiber.Ctx) error {
+	return k.setStatus(c, "post.publish", domain.StatusPublished)
+}
+
+func (k *Console) unpublishPost(c *fiber.Ctx) error {
+	return k.setStatus(c, "post.unpublish", domain.StatusDraft)
 }
 
 func (k *Console) deletePost(c *fiber.Ctx) error {
 	return k.action(c, "post.delete", prefix+"/posts", func(ac ports.AdminCaller, id int64) error {
-		return k.admin.DeletePost(c.UserContext(), ac, id)
+		return k.owners.posts.Delete(c.UserContext(), byAdminRight(ac), id, ports.Precondition{})
 	})
 }
 
 func (k *Console) deleteComment(c *fiber.Ctx) error {
 	return k.action(c, "comment.delete", prefix+"/comments", func(ac ports.AdminCaller, id int64) error {
-		return k.admin.DeleteComment(c.UserContext(), ac, id)
+		return k.owners.comments.Delete(c.UserContext(), byAdminRight(ac), id, ports.Precondition{})
 	})
 }
 

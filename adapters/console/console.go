@@ -1,8 +1,9 @@
 // Package console is the admin console: a driving adapter of its own,
 // served under /admin on the service's listener. It renders html/template
 // pages embedded in the binary, decodes forms, and calls the admin use
-// cases (ports.Admin), which check the caller's rights and write the audit
-// log; it holds no rule. Sign-in reuses the browser sessions of the store
+// cases (ports.Admin) and, by admin right, the owners' own use cases
+// (ports.Posts, ports.Comments, ports.Tokens), which check the caller's
+// rights and write the audit log; it holds no rule. Sign-in reuses the browser sessions of the store
 // (ports.Sessions) under a cookie of its own, so every replica sees a
 // console session, and the transport mechanics it shares with the API
 // (client address, CSRF comparison, status table) come from adapters/web.
@@ -34,8 +35,16 @@ type Config struct {
 
 // Services are the driving ports the console calls.
 type Services struct {
-	// Admin is every page and action; each call checks admin rights.
+	// Admin is every page and the operator's own actions; each call
+	// checks admin rights.
 	Admin ports.Admin
+	// Posts, Comments and Tokens change records as their owners do; the
+	// console calls them by admin right (domain.ByAdminRight), which they
+	// check and audit. Tags lists the tags a post's form offers.
+	Posts    ports.Posts
+	Comments ports.Comments
+	Tokens   ports.Tokens
+	Tags     ports.Tags
 	// Sessions keeps console sessions, in the store, with the API's login
 	// throttle.
 	Sessions ports.Sessions
@@ -43,11 +52,21 @@ type Services struct {
 	Setup ports.AdminSetup
 }
 
+// owners are the use cases of the records' owners, which the console
+// calls by admin right.
+type owners struct {
+	posts    ports.Posts
+	comments ports.Comments
+	tokens   ports.Tokens
+	tags     ports.Tags
+}
+
 // Console is the admin console's routes and renderer.
 type Console struct {
 	cfg      Config
 	log      *slog.Logger
 	admin    ports.Admin
+	owners   owners
 	sessions ports.Sessions
 	setup    ports.AdminSetup
 	proxies  web.Proxies
@@ -59,6 +78,7 @@ type Console struct {
 func New(cfg Config, log *slog.Logger, svc Services) *Console {
 	return &Console{
 		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup,
+		owners:  owners{posts: svc.Posts, comments: svc.Comments, tokens: svc.Tokens, tags: svc.Tags},
 		proxies: cfg.TrustedProxies, pages: mustParsePages(),
 	}
 }
@@ -100,6 +120,9 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Post("/users/:id/verify", k.checkPost, k.signedIn, k.verifyUser)
 	r.Post("/tokens/:id/revoke", k.checkPost, k.signedIn, k.revokeToken)
 	r.Get("/posts", k.signedIn, k.posts)
+	r.Get("/posts/:id", k.signedIn, k.post)
+	r.Post("/posts/:id/edit", k.checkPost, k.signedIn, k.editPost)
+	r.Post("/posts/:id/publish", k.checkPost, k.signedIn, k.publishPost)
 	r.Post("/posts/:id/unpublish", k.checkPost, k.signedIn, k.unpublishPost)
 	r.Post("/posts/:id/delete", k.checkPost, k.signedIn, k.deletePost)
 	r.Get("/comments", k.signedIn, k.comments)

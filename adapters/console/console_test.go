@@ -250,7 +250,9 @@ func TestRevokeTokenAndUnpublishPost(t *testing.T) {
 			t.Fatalf("post not listed: %.1500s", a.body)
 		}
 		unpublish := row.Find(`form[action$="/unpublish"]`).AttrOr("action", "")
-		wantRedirect(t, br.submit(unpublish, nil), "/admin/posts")
+		version := url.Values{"version": {row.Find(`form[action$="/unpublish"] input[name="version"]`).AttrOr("value", "")}}
+		b.stack.Clock.Advance(time.Second) // the unpublish makes a new version
+		wantRedirect(t, br.submit(unpublish, version), "/admin/posts")
 		a = br.get("/admin/posts?status=draft")
 		if a.text("#notice") != "The post is a draft again." || a.doc.Find("#post-"+strconv.FormatInt(postID, 10)).Length() != 1 {
 			t.Errorf("after unpublishing: %.1500s", a.body)
@@ -258,8 +260,9 @@ func TestRevokeTokenAndUnpublishPost(t *testing.T) {
 		if status, _ := b.api("GET", "/api/v1/posts/"+strconv.FormatInt(postID, 10), "", nil); status != http.StatusNotFound {
 			t.Errorf("the unpublished post is still public: %d", status)
 		}
-		// Unpublishing a draft is refused with a page, and changes nothing.
-		wantPage(t, br.submit(unpublish, nil), http.StatusConflict)
+		// The button of the page that showed the post published is stale
+		// now: it is refused with a page, and changes nothing.
+		wantPage(t, br.submit(unpublish, version), http.StatusPreconditionFailed)
 
 		a = br.get("/admin/audit")
 		var actions []string

@@ -19,3 +19,20 @@ func formValue(c *fiber.Ctx, key string) string {
 	}
 	return ""
 }
+
+// formValues is every value of the form field key that the request's body
+// carries, as formValue reads it: a list of checkboxes sends one each.
+func formValues(c *fiber.Ctx, key string) []string {
+	req := c.Request()
+	var out []string
+	for _, v := range req.PostArgs().PeekMulti(key) {
+		out = append(out, string(v))
+	}
+	if out != nil {
+		return out
+	}
+	if form, err := req.MultipartForm(); err == nil {
+		return form.Value[key]
+	}
+	return nil
+}

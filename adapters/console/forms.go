@@ -12,15 +12,21 @@ var fieldNames = map[string]string{
 	"email":    "e-mail address",
 	"password": "password",
 	"token":    "reset link",
+	"title":    "title",
+	"body":     "body",
+	"status":   "status",
+	"tags":     "tags",
 }
 
-// formSentence words one broken rule of a field of the account forms (the
-// password reset, the first admin): the rule codes come from the domain,
-// the sentences are the pages' own.
+// formSentence words one broken rule of a field of the console's forms
+// (the password reset, the first admin, a post): the rule codes come from
+// the domain, the sentences are the pages' own. An item of a list (tags.2)
+// is worded as its list.
 func formSentence(v domain.Violation) string {
-	field := fieldNames[v.Field]
+	name, _, _ := strings.Cut(v.Field, ".")
+	field := fieldNames[name]
 	if field == "" {
-		field = strings.ReplaceAll(v.Field, "_", " ")
+		field = strings.ReplaceAll(name, "_", " ")
 	}
 	name, param, _ := strings.Cut(string(v.Rule), ":")
 	switch name {
@@ -43,6 +49,10 @@ func formSentence(v domain.Violation) string {
 		return "The " + field + " and its confirmation differ."
 	case string(domain.RuleResetToken):
 		return resetTokenSentence
+	case domain.RuleMaxItems:
+		return "Choose at most " + param + " " + field + "."
+	case string(domain.RuleExists):
+		return "One of the " + field + " chosen no longer exists."
 	case string(domain.RuleNoNullBytes), string(domain.RuleUTF8):
 		return "The " + field + " holds characters it may not."
 	}

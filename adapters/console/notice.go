@@ -18,6 +18,8 @@ var notices = map[string]string{
 	"user.delete":        "The account was deleted.",
 	"user.send_reset":    "A password reset link is on its way.",
 	"user.verify":        "The e-mail address is now verified.",
+	"post.update":        "The post was saved.",
+	"post.publish":       "The post is published.",
 	"post.unpublish":     "The post is a draft again.",
 	"post.delete":        "The post was moved to the trash.",
 	"comment.delete":     "The comment was moved to the trash.",

@@ -222,13 +222,14 @@ func postRows(posts []ports.PostView, csrf string) template.HTML {
 	token := escapeText(csrf)
 	for _, v := range posts {
 		id := strconv.FormatInt(v.Post.ID(), 10)
-		w(`<tr id="post-`, id, `"><td>`, id, `</td><td><bdi>`, escapeText(v.Post.Title()),
-			`</bdi></td><td><a href="/admin/users/`, strconv.FormatInt(v.Author.ID, 10), `"><bdi>`, escapeText(v.Author.Name),
+		w(`<tr id="post-`, id, `"><td>`, id, `</td><td><a href="/admin/posts/`, id, `" class="post"><bdi>`, escapeText(v.Post.Title()),
+			`</bdi></a></td><td><a href="/admin/users/`, strconv.FormatInt(v.Author.ID, 10), `"><bdi>`, escapeText(v.Author.Name),
 			`</bdi></a></td><td>`, escapeText(string(v.Post.Status())), `</td><td>`, when(v.Post.CreatedAt()),
 			`</td><td><a href="/admin/comments?post=`, id, `" class="comments">Comments</a></td>`, "\n<td>")
 		if v.Post.IsPublished() {
 			w(`<form method="post" action="/admin/posts/`, id, `/unpublish" class="inline"><input type="hidden" name="_token" value="`,
-				token, `"><button type="submit" class="secondary">Unpublish</button></form>`)
+				token, `"><input type="hidden" name="version" value="`, formatVersion(v.Post.UpdatedAt()),
+				`"><button type="submit" class="secondary">Unpublish</button></form>`)
 		}
 		w("\n", `<form method="post" action="/admin/posts/`, id, `/delete" class="inline" hx-confirm="Delete this post and its comments?">`,
 			`<input type="hidden" name="_token" value="`, token, `"><button type="submit" class="contrast">Delete</button></form></td></tr>`, "\n")

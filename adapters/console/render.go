@@ -25,7 +25,7 @@ var templateFiles embed.FS
 
 // pageNames are the console's templates under templates/, each rendered
 // inside layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "comments", "trash", "webhooks", "webhook", "mails", "audit", "setup"}
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "webhooks", "webhook", "mails", "audit", "setup"}
 
 // hostedNames are the hosted pages' templates (hosted.go), each rendered
 // inside hosted.html, which has neither the console's navigation nor
@@ -37,7 +37,7 @@ type pages map[string]*template.Template
 
 // funcs are the helpers the templates call. html/template escapes
 // everything they return.
-var funcs = template.FuncMap{"when": when, "visible": visible}
+var funcs = template.FuncMap{"when": when, "visible": visible, "version": formatVersion}
 
 // visible writes every control and format character of s (the bidi
 // controls U+202A-U+202E, U+2066-U+2069, U+200E, U+200F and U+061C, the
@@ -156,6 +156,7 @@ var statusWording = map[int][2]string{
 	http.StatusMethodNotAllowed:            {"Method not allowed", "This page does not take that method."},
 	http.StatusRequestTimeout:              {"Request timeout", "The request took too long to arrive."},
 	http.StatusConflict:                    {"Conflict", "The record changed meanwhile or conflicts with another one."},
+	http.StatusPreconditionFailed:          {"Changed meanwhile", "The record changed after this page showed it, and nothing was done. Reload the page and try again."},
 	http.StatusGone:                        {"Gone", "An admin exists already, so this setup link has served its purpose. Sign in instead."},
 	http.StatusRequestEntityTooLarge:       {"Request too large", "The form sent was larger than the service accepts."},
 	http.StatusUnprocessableEntity:         {"Not done", "The action could not be carried out as asked."},

@@ -104,11 +104,12 @@ func (s *Server) deleteComment(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	remove := s.comments.Delete
 	if force {
-		remove = s.comments.Purge
+		err = s.comments.Purge(c.UserContext(), actor, id, conditional.IfMatch(c))
+	} else {
+		err = s.comments.Delete(c.UserContext(), domain.ByOwnRight(actor), id, conditional.IfMatch(c))
 	}
-	if err := remove(c.UserContext(), actor, id, conditional.IfMatch(c)); err != nil {
+	if err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Comment deleted successfully."})

@@ -101,7 +101,7 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	view, err := s.posts.Update(c.UserContext(), actor, id, patch, conditional.IfMatch(c))
+	view, err := s.posts.Update(c.UserContext(), domain.ByOwnRight(actor), id, patch, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -204,7 +205,7 @@ func (s *Server) updatePostV2(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	view, err := s.posts.Update(c.UserContext(), actor, id, patch, conditional.IfMatch(c))
+	view, err := s.posts.Update(c.UserContext(), domain.ByOwnRight(actor), id, patch, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}

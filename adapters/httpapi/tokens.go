@@ -61,7 +61,7 @@ func (s *Server) deleteToken(c *fiber.Ctx) error {
 		return err
 	}
 	actor, _ := actorOf(c)
-	if err := s.tokens.Delete(c.UserContext(), actor, id); err != nil {
+	if err := s.tokens.Delete(c.UserContext(), domain.ByOwnRight(actor), id); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Token revoked."})

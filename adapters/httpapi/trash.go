@@ -7,6 +7,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 )
 
 // The values of the post list's trashed parameter, Laravel's words: only
@@ -57,7 +58,7 @@ func (s *Server) removePost(c *fiber.Ctx) error {
 	if force {
 		return s.posts.Purge(c.UserContext(), actor, id, conditional.IfMatch(c))
 	}
-	return s.posts.Delete(c.UserContext(), actor, id, conditional.IfMatch(c))
+	return s.posts.Delete(c.UserContext(), domain.ByOwnRight(actor), id, conditional.IfMatch(c))
 }
 
 func (s *Server) restorePost(c *fiber.Ctx) error {
