@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Keeps the hexagon's imports pointing inward: domain, ports and app import no
 # framework, driver or crypto package, ports imports nothing of the module
-# but domain, the demonstration data in internal/demo (with its Seeder, the
-# stores' bulk loader) imports the standard library and domain only, and no
+# but domain, the demonstration data in demo (with its Seeder, the stores'
+# bulk loader) imports the standard library and domain only and the core
+# none of it, internal/ holds the test harnesses only, and no
 # adapter imports app or another
 # adapter (packages below one adapter's folder belong to that adapter). No
 # adapter but the stores names a store port: the driving adapters (named
@@ -43,10 +44,27 @@ if [[ -n $bad ]]; then
   echo "arch: ports imports more than domain and the standard library:"; echo "$bad" | sed 's/^/  /'; fail=1
 fi
 
-bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./internal/demo/... |
-  grep -vx -e "$mod/internal/demo" -e "$mod/domain" || true)
+# The demonstration data sits beside the core, below the stores and the
+# seed command that write it: it imports domain only, and the core (which
+# neither seeds nor knows of demonstration data) does not import it.
+bad=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./demo/... |
+  grep -vx -e "$mod/demo" -e "$mod/domain" || true)
 if [[ -n $bad ]]; then
-  echo "arch: internal/demo imports more than the standard library and domain:"; echo "$bad" | sed 's/^/  /'; fail=1
+  echo "arch: demo imports more than the standard library and domain:"; echo "$bad" | sed 's/^/  /'; fail=1
+fi
+bad=$(go list -deps ./domain/... ./ports/... ./app/... | grep -E "^$mod/demo(/|$)" || true)
+if [[ -n $bad ]]; then
+  echo "arch: domain, ports or app depend on the demonstration data:"; echo "$bad" | sed 's/^/  /'; fail=1
+fi
+
+# internal/ holds the harnesses that run the whole service for tests (the
+# stack, a cluster of replicas, the container image, logs read while
+# written): test support only, above everything else in the import graph,
+# so no production package may live there and be imported from below.
+bad=$(go list -f '{{.ImportPath}}' ./internal/... | grep -v -E '^.*test$' || true)
+if [[ -n $bad ]]; then
+  echo "arch: internal/ holds a package that is not test support (its name must end in test):"
+  echo "$bad" | sed 's/^/  /'; fail=1
 fi
 
 while read -r pkg imports; do

@@ -49,7 +49,7 @@ admin=user1@example.com
 bin=${CONSOLE_BIN:-$root/bin/inkwell}
 
 # The URLs measured, with what each stands for. The words' shares are those
-# of the seeded data at a million posts and 100k accounts (internal/demo).
+# of the seeded data at a million posts and 100k accounts (demo).
 urls=(
   "/admin/users|users, first page"
   "/admin/users?q=jade+q|users search, rare (34 names)"

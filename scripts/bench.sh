@@ -613,7 +613,7 @@ seed() {
 # the bcrypt cost, and the schema and generator it was made with.
 sqlite_seeded() {
   local key cache
-  key=$(cat sql/sqlite/migrations/*.sql adapters/sqlite/seed.go internal/demo/demo.go internal/demo/stream.go internal/demo/words.go |
+  key=$(cat sql/sqlite/migrations/*.sql adapters/sqlite/seed.go demo/demo.go demo/stream.go demo/words.go |
     sha256sum | cut -c1-12)
   cache=$root/bench/cache/sqlite-$posts-posts-cost$cost-$key.db
   mkdir -p "$root/bench/cache"
@@ -991,7 +991,7 @@ for store in "${store_list[@]}"; do
     if ((keep_pg)) && ! own_primary "$store"; then
       # Named, as the SQLite file is, by what decides its content.
       pg_db=inkwell_bench_keep_${posts}_cost${cost}_$(cat sql/postgres/migrations/*.sql adapters/postgres/seed.go \
-        internal/demo/demo.go internal/demo/stream.go internal/demo/words.go | sha256sum | cut -c1-12)
+        demo/demo.go demo/stream.go demo/words.go | sha256sum | cut -c1-12)
     else
       pg_db=inkwell_bench_$$
     fi

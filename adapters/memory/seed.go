@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

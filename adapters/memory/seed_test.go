@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/memory"
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

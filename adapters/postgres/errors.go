@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 )
 
@@ -22,6 +23,14 @@ var uniqueErrors = map[string]*domain.Error{
 	"products_sku":     domain.ErrSKUTaken,
 	"posts_slug":       domain.ErrSlugTaken,
 	"tags_name_key":    domain.ErrTagTaken,
+}
+
+// border is how this store's errors cross into the repositories it shares
+// with SQLite's (sqlrepo).
+var border = sqlrepo.Border{
+	Err:      storeError,
+	NotFound: notFound,
+	NoRows:   func(err error) bool { return errors.Is(err, pgx.ErrNoRows) },
 }
 
 // storeError translates err at the adapter's border and prefixes it with op:

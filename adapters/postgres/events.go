@@ -2,32 +2,27 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/inkwell/inkwell/adapters/internal/eventpayload"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// events implements ports.EventRepository. AppendEvent hands out ids in
+// eventQueries are sqlrepo.EventQueries. AppendEvent hands out ids in
 // commit order and notifies every replica's listener at the commit.
-type events struct{ q *db.Queries }
+type eventQueries struct{ q *db.Queries }
 
-var _ ports.EventRepository = events{}
+var _ sqlrepo.EventQueries = eventQueries{}
 
-func (r events) Append(ctx context.Context, e *domain.Event) error {
-	payload, err := eventpayload.Marshal(e.Payload)
-	if err != nil {
-		return fmt.Errorf("append event: %w", err)
-	}
-	id, err := r.q.AppendEvent(ctx, db.AppendEventParams{
+func (r eventQueries) AppendEvent(ctx context.Context, e domain.Event, payload []byte) (int64, error) {
+	return r.q.AppendEvent(ctx, db.AppendEventParams{
 		Type:            string(e.Type),
 		Topic:           e.Type.Topic(),
 		CreatedAt:       dbTime(e.CreatedAt),
@@ -37,15 +32,9 @@ func (r events) Append(ctx context.Context, e *domain.Event) error {
 		Draft:           e.Draft,
 		Payload:         payload,
 	})
-	if err != nil {
-		return storeError("append event", err)
-	}
-	e.ID = id
-	return nil
 }
 
-func (r events) After(ctx context.Context, after int64, limit int, f ports.EventFilter) ([]domain.Event, error) {
-	const op = "read events"
+func (r eventQueries) EventsAfter(ctx context.Context, after int64, limit int, f ports.EventFilter) ([]sqlrepo.Stored[domain.Event], error) {
 	if limit <= 0 {
 		limit = 1 << 62
 	}
@@ -54,12 +43,8 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 		topics = []string{}
 	}
 	rows, err := r.q.EventsAfter(ctx, db.EventsAfterParams{After: after, Topics: topics, PostID: f.PostID, RowLimit: int64(limit)})
-	if err != nil {
-		return nil, storeError(op, err)
-	}
-	out := make([]domain.Event, len(rows))
-	for i, row := range rows {
-		out[i] = domain.Event{
+	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] {
+		return sqlrepo.Stored[domain.Event]{JSON: row.Payload, Value: domain.Event{
 			ID:              row.ID,
 			Type:            domain.EventType(row.Type),
 			CreatedAt:       timeOf(row.CreatedAt),
@@ -67,29 +52,16 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 			PostAuthorID:    row.PostAuthorID,
 			CommentAuthorID: row.CommentAuthorID,
 			Draft:           row.Draft,
-		}
-		var err error
-		if out[i].Payload, err = eventpayload.Unmarshal(row.Payload); err != nil {
-			return nil, fmt.Errorf("%s: event %d: %w", op, row.ID, err)
-		}
-	}
-	return out, nil
+		}}
+	}), err
 }
 
-func (r events) Last(ctx context.Context) (int64, error) {
-	last, err := r.q.LastEventID(ctx)
-	if err != nil {
-		return 0, storeError("read the last event id", err)
-	}
-	return last, nil
+func (r eventQueries) LastEventID(ctx context.Context) (int64, error) {
+	return r.q.LastEventID(ctx)
 }
 
-func (r events) Prune(ctx context.Context, cutoff time.Time) (int64, error) {
-	n, err := r.q.PruneEvents(ctx, dbTime(cutoff))
-	if err != nil {
-		return 0, storeError("prune events", err)
-	}
-	return n, nil
+func (r eventQueries) PruneEvents(ctx context.Context, cutoff time.Time) (int64, error) {
+	return r.q.PruneEvents(ctx, dbTime(cutoff))
 }
 
 // eventChannel is the channel AppendEvent notifies.

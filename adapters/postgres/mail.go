@@ -2,82 +2,55 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
-// mails implements ports.MailRepository.
-type mails struct{ q *db.Queries }
+// mailQueries are sqlrepo.MailQueries.
+type mailQueries struct{ q *db.Queries }
 
-var _ ports.MailRepository = mails{}
+var _ sqlrepo.MailQueries = mailQueries{}
 
-func (r mails) Enqueue(ctx context.Context, m *domain.Mail) error {
-	id, err := r.q.EnqueueMail(ctx, db.EnqueueMailParams{
+func (r mailQueries) EnqueueMail(ctx context.Context, m domain.Mail) (int64, error) {
+	return r.q.EnqueueMail(ctx, db.EnqueueMailParams{
 		MessageID: m.MessageID, Recipient: m.To, Subject: m.Subject, TextBody: m.Text, HtmlBody: m.HTML,
 		Status: string(m.Status), Attempts: int32(m.Attempts), NextAttemptAt: dbTime(m.NextAttemptAt),
 		ClaimedUntil: nullTime(m.ClaimedUntil), LastError: m.LastError, SentAt: nullTime(m.SentAt),
 		ExpiresAt: dbTime(m.ExpiresAt), CreatedAt: dbTime(m.CreatedAt), UpdatedAt: dbTime(m.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("enqueue mail", err)
-	}
-	m.ID = id
-	return nil
 }
 
-func (r mails) Get(ctx context.Context, id int64) (domain.Mail, error) {
+func (r mailQueries) GetMail(ctx context.Context, id int64) (domain.Mail, error) {
 	row, err := r.q.GetMail(ctx, id)
-	if err != nil {
-		return domain.Mail{}, storeError(fmt.Sprintf("get mail %d", id), err)
-	}
-	return mailOf(row), nil
+	return mailOf(row), err
 }
 
-func (r mails) Claim(ctx context.Context, now, until time.Time, limit int) ([]domain.Mail, error) {
+func (r mailQueries) ClaimMails(ctx context.Context, now, until time.Time, limit int) ([]domain.Mail, error) {
 	rows, err := r.q.ClaimMails(ctx, db.ClaimMailsParams{Until: dbTime(until), Now: dbTime(now), RowLimit: int64(limit)})
-	if err != nil {
-		return nil, storeError("claim mails", err)
-	}
-	out := make([]domain.Mail, len(rows))
-	for i, row := range rows {
-		out[i] = mailOf(row)
-	}
-	return out, nil
+	return sqlrepo.Rows(rows, mailOf), err
 }
 
-func (r mails) Update(ctx context.Context, m domain.Mail) error {
-	op := fmt.Sprintf("update mail %d", m.ID)
-	n, err := r.q.UpdateMail(ctx, db.UpdateMailParams{
+func (r mailQueries) UpdateMail(ctx context.Context, m domain.Mail) (int64, error) {
+	return r.q.UpdateMail(ctx, db.UpdateMailParams{
 		ID: m.ID, Status: string(m.Status), Attempts: int32(m.Attempts), NextAttemptAt: dbTime(m.NextAttemptAt),
 		ClaimedUntil: nullTime(m.ClaimedUntil), LastError: m.LastError, SentAt: nullTime(m.SentAt),
 		TextBody: m.Text, HtmlBody: m.HTML, UpdatedAt: dbTime(m.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-func (r mails) Expire(ctx context.Context, now time.Time) (int64, error) {
-	n, err := r.q.ExpireMails(ctx, dbTime(now))
-	return n, storeError("expire mails", err)
+func (r mailQueries) ExpireMails(ctx context.Context, now time.Time) (int64, error) {
+	return r.q.ExpireMails(ctx, dbTime(now))
 }
 
-func (r mails) Prune(ctx context.Context, before time.Time) (int64, error) {
-	n, err := r.q.PruneMails(ctx, dbTime(before))
-	return n, storeError("prune mails", err)
+func (r mailQueries) PruneMails(ctx context.Context, before time.Time) (int64, error) {
+	return r.q.PruneMails(ctx, dbTime(before))
 }
 
-func (r mails) Pending(ctx context.Context) (int64, error) {
-	n, err := r.q.CountPendingMails(ctx)
-	return n, storeError("count pending mails", err)
+func (r mailQueries) CountPendingMails(ctx context.Context) (int64, error) {
+	return r.q.CountPendingMails(ctx)
 }
 
 func mailOf(row db.MailOutbox) domain.Mail {

@@ -76,25 +76,13 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		Address:   address,
 		UpdatedAt: dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+	return border.Affected(op, n, err)
 }
 
 func (r people) Delete(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete person %d", id)
 	n, err := r.q.DeletePerson(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+	return border.Affected(op, n, err)
 }
 
 // personSortColumns maps each of ports.PersonFields to the ORDER BY term it

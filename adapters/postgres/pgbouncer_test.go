@@ -11,8 +11,8 @@ import (
 	"github.com/inkwell/inkwell/adapters/postgres"
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 	"github.com/inkwell/inkwell/ports/portstest"
 )

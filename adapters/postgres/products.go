@@ -58,25 +58,13 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		Sku:         nullText(p.SKU),
 		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+	return border.Affected(op, n, err)
 }
 
 func (r products) Delete(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete product %d", id)
 	n, err := r.q.DeleteProduct(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+	return border.Affected(op, n, err)
 }
 
 func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 )
 
 // schemaOf lists the definitions of every index and constraint of the

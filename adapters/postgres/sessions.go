@@ -2,25 +2,22 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
-// sessions implements ports.SessionRepository. A duplicate digest violates
-// the primary key and a missing user the foreign key; storeError turns them
-// into domain.ErrConflict and domain.ErrNotFound.
-type sessions struct{ q *db.Queries }
+// sessionQueries are sqlrepo.SessionQueries.
+type sessionQueries struct{ q *db.Queries }
 
-var _ ports.SessionRepository = sessions{}
+var _ sqlrepo.SessionQueries = sessionQueries{}
 
-func (r sessions) Create(ctx context.Context, s domain.Session) error {
-	err := r.q.CreateSession(ctx, db.CreateSessionParams{
+func (r sessionQueries) CreateSession(ctx context.Context, s domain.Session) error {
+	return r.q.CreateSession(ctx, db.CreateSessionParams{
 		IDHash:       s.IDHash,
 		Kind:         string(s.Kind),
 		UserID:       sessionUser(s.UserID),
@@ -28,57 +25,36 @@ func (r sessions) Create(ctx context.Context, s domain.Session) error {
 		LastActivity: dbTime(s.LastActivity),
 		CreatedAt:    dbTime(s.CreatedAt),
 	})
-	return storeError("create session", err)
 }
 
-func (r sessions) ByHash(ctx context.Context, idHash string) (domain.Session, error) {
+func (r sessionQueries) GetSession(ctx context.Context, idHash string) (domain.Session, error) {
 	row, err := r.q.GetSession(ctx, idHash)
-	if err != nil {
-		return domain.Session{}, storeError("get session by hash", err)
-	}
-	return sessionOf(row), nil
+	return sessionOf(row), err
 }
 
-func (r sessions) Update(ctx context.Context, s domain.Session) error {
-	const op = "update session"
-	n, err := r.q.UpdateSession(ctx, db.UpdateSessionParams{
+func (r sessionQueries) UpdateSession(ctx context.Context, s domain.Session) (int64, error) {
+	return r.q.UpdateSession(ctx, db.UpdateSessionParams{
 		UserID:       sessionUser(s.UserID),
 		CsrfToken:    s.CSRFToken,
 		LastActivity: dbTime(s.LastActivity),
 		IDHash:       s.IDHash,
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-// Touch leaves the staleness test to the UPDATE's WHERE clause, so that a
-// session used within domain.TouchInterval costs no write.
-func (r sessions) Touch(ctx context.Context, idHash string, now time.Time) error {
-	err := r.q.TouchSession(ctx, db.TouchSessionParams{
-		IDHash:      idHash,
-		Now:         dbTime(now),
-		StaleBefore: dbTime(now.Add(-domain.TouchInterval)),
-	})
-	return storeError("touch session", err)
+func (r sessionQueries) TouchSession(ctx context.Context, idHash string, now, staleBefore time.Time) error {
+	return r.q.TouchSession(ctx, db.TouchSessionParams{Now: dbTime(now), IDHash: idHash, StaleBefore: dbTime(staleBefore)})
 }
 
-func (r sessions) Delete(ctx context.Context, idHash string) error {
-	return storeError("delete session", r.q.DeleteSession(ctx, idHash))
+func (r sessionQueries) DeleteSession(ctx context.Context, idHash string) error {
+	return r.q.DeleteSession(ctx, idHash)
 }
 
-func (r sessions) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
-	n, err := r.q.DeleteSessionsByUser(ctx, userID)
-	return n, storeError(fmt.Sprintf("delete sessions of user %d", userID), err)
+func (r sessionQueries) DeleteSessionsByUser(ctx context.Context, userID int64) (int64, error) {
+	return r.q.DeleteSessionsByUser(ctx, userID)
 }
 
-func (r sessions) DeleteIdle(ctx context.Context, cutoff time.Time) (int64, error) {
-	n, err := r.q.DeleteIdleSessions(ctx, dbTime(cutoff))
-	return n, storeError("delete idle sessions", err)
+func (r sessionQueries) DeleteIdleSessions(ctx context.Context, cutoff time.Time) (int64, error) {
+	return r.q.DeleteIdleSessions(ctx, dbTime(cutoff))
 }
 
 // sessionUser stores a session that no login has bound yet (UserID 0) with a

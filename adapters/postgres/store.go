@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -241,22 +242,22 @@ func (s *Store) Ping(ctx context.Context) error {
 // the primary, where it writes.
 func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *reads) ports.Repos {
 	return ports.Repos{
-		Users:          users{q: q},
+		Users:          sqlrepo.Users{Q: userQueries{q}, B: border},
 		Tokens:         tokens{q: q},
-		RateLimits:     rateLimits{q: q},
-		Idempotency:    idempotency{q: q},
+		RateLimits:     sqlrepo.RateLimits{Q: rateLimitQueries{q}, B: border},
+		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{q}, B: border},
 		People:         people{q: q, conn: conn},
 		Products:       products{q: q},
 		Posts:          posts{q: q},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
 		Tags:           tags{q: q, reads: reads},
 		Comments:       comments{q: q},
-		Sessions:       sessions{q: q},
-		Events:         events{q: q},
-		Webhooks:       webhooks{q: q},
-		Deliveries:     deliveries{q: q},
-		Mails:          mails{q: q},
-		PasswordResets: passwordResets{q: q},
+		Sessions:       sqlrepo.Sessions{Q: sessionQueries{q}, B: border},
+		Events:         sqlrepo.Events{Q: eventQueries{q}, B: border},
+		Webhooks:       sqlrepo.Webhooks{Q: webhookQueries{q}, B: border},
+		Deliveries:     sqlrepo.Deliveries{Q: webhookQueries{q}, B: border},
+		Mails:          sqlrepo.Mails{Q: mailQueries{q}, B: border},
+		PasswordResets: sqlrepo.PasswordResets{Q: passwordResetQueries{q}, B: border},
 		Admin:          admin{q: q, conn: conn},
 		Trash:          trash{conn: conn},
 	}

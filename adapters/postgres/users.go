@@ -2,21 +2,20 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
-// users implements ports.UserRepository.
-type users struct{ q *db.Queries }
+// userQueries are sqlrepo.UserQueries.
+type userQueries struct{ q *db.Queries }
 
-var _ ports.UserRepository = users{}
+var _ sqlrepo.UserQueries = userQueries{}
 
-func (r users) Create(ctx context.Context, u *domain.User) error {
-	id, err := r.q.CreateUser(ctx, db.CreateUserParams{
+func (r userQueries) CreateUser(ctx context.Context, u domain.User) (int64, error) {
+	return r.q.CreateUser(ctx, db.CreateUserParams{
 		Name:            u.Name,
 		Email:           u.Email,
 		EmailKey:        domain.EmailKey(u.Email),
@@ -27,56 +26,30 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 		CreatedAt:       dbTime(u.CreatedAt),
 		UpdatedAt:       dbTime(u.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create user", err)
-	}
-	u.ID = id
-	return nil
 }
 
-func (r users) ByID(ctx context.Context, id int64) (domain.User, error) {
+func (r userQueries) GetUser(ctx context.Context, id int64) (domain.User, error) {
 	row, err := r.q.GetUser(ctx, id)
-	if err != nil {
-		return domain.User{}, storeError(fmt.Sprintf("get user %d", id), err)
-	}
-	return userOf(row), nil
+	return userOf(row), err
 }
 
-func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
-	if len(ids) == 0 {
-		return []domain.User{}, nil
-	}
+func (r userQueries) GetUsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
 	rows, err := r.q.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, storeError("get users by ids", err)
-	}
-	out := make([]domain.User, len(rows))
-	for i, row := range rows {
-		out[i] = userOf(row)
-	}
-	return out, nil
+	return sqlrepo.Rows(rows, userOf), err
 }
 
-func (r users) ByEmail(ctx context.Context, email string) (domain.User, error) {
-	row, err := r.q.GetUserByEmailKey(ctx, domain.EmailKey(email))
-	if err != nil {
-		// The address stays out of the message: errors end up in logs.
-		return domain.User{}, storeError("get user by email", err)
-	}
-	return userOf(row), nil
+func (r userQueries) GetUserByEmailKey(ctx context.Context, key string) (domain.User, error) {
+	row, err := r.q.GetUserByEmailKey(ctx, key)
+	return userOf(row), err
 }
 
-func (r users) Lock(ctx context.Context, id int64) (domain.User, error) {
+func (r userQueries) LockUser(ctx context.Context, id int64) (domain.User, error) {
 	row, err := r.q.LockUser(ctx, id)
-	if err != nil {
-		return domain.User{}, storeError(fmt.Sprintf("lock user %d", id), err)
-	}
-	return userOf(row), nil
+	return userOf(row), err
 }
 
-func (r users) Update(ctx context.Context, u domain.User) error {
-	n, err := r.q.UpdateUser(ctx, db.UpdateUserParams{
-		ID:              u.ID,
+func (r userQueries) UpdateUser(ctx context.Context, u domain.User) (int64, error) {
+	return r.q.UpdateUser(ctx, db.UpdateUserParams{
 		Name:            u.Name,
 		Email:           u.Email,
 		EmailKey:        domain.EmailKey(u.Email),
@@ -85,56 +58,25 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
 		AvatarPath:      u.AvatarPath,
 		UpdatedAt:       dbTime(u.UpdatedAt),
+		ID:              u.ID,
 	})
-	op := fmt.Sprintf("update user %d", u.ID)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-func (r users) SetRememberToken(ctx context.Context, id int64, token string) error {
-	n, err := r.q.SetRememberToken(ctx, db.SetRememberTokenParams{RememberToken: token, ID: id})
-	if err != nil {
-		return storeError(fmt.Sprintf("set remember token of user %d", id), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("set remember token of user %d", id))
-	}
-	return nil
+func (r userQueries) SetRememberToken(ctx context.Context, id int64, token string) (int64, error) {
+	return r.q.SetRememberToken(ctx, db.SetRememberTokenParams{RememberToken: token, ID: id})
 }
 
-// MarkEmailVerified updates the row only when it still has email and no
-// verification; when nothing changed, a read tells a missing user from one
-// the condition left alone.
-func (r users) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (bool, error) {
-	op := fmt.Sprintf("mark e-mail of user %d verified", id)
-	n, err := r.q.MarkEmailVerified(ctx, db.MarkEmailVerifiedParams{VerifiedAt: dbTime(at), ID: id, Email: email})
-	if err != nil {
-		return false, storeError(op, err)
-	}
-	if n > 0 {
-		return true, nil
-	}
-	if _, err := r.q.GetUser(ctx, id); err != nil {
-		return false, storeError(op, err)
-	}
-	return false, nil
+func (r userQueries) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (int64, error) {
+	return r.q.MarkEmailVerified(ctx, db.MarkEmailVerifiedParams{VerifiedAt: dbTime(at), ID: id, Email: email})
 }
 
-func (r users) Delete(ctx context.Context, id int64) error {
-	n, err := r.q.DeleteUser(ctx, id)
-	op := fmt.Sprintf("delete user %d", id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+func (r userQueries) UserExists(ctx context.Context, id int64) error {
+	_, err := r.q.GetUser(ctx, id)
+	return err
+}
+
+func (r userQueries) DeleteUser(ctx context.Context, id int64) (int64, error) {
+	return r.q.DeleteUser(ctx, id)
 }
 
 func userOf(row db.User) domain.User {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 	"github.com/inkwell/inkwell/ports"
 )
 

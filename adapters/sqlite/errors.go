@@ -10,8 +10,17 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 )
+
+// border is how this store's errors cross into the repositories it shares
+// with PostgreSQL's (sqlrepo).
+var border = sqlrepo.Border{
+	Err:      storeError,
+	NotFound: notFound,
+	NoRows:   func(err error) bool { return errors.Is(err, sql.ErrNoRows) },
+}
 
 // storeError translates an error of operation op at the adapter's border:
 // no rows becomes domain.ErrNotFound, a unique violation the conflict its index

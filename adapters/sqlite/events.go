@@ -2,26 +2,25 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/inkwell/inkwell/adapters/internal/eventpayload"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// events is ports.EventRepository. SQLite has one writer at a time, so
-// events commit in the order of their ids.
-type events struct{ c conns }
+// eventQueries are sqlrepo.EventQueries. SQLite has one writer at a time,
+// so events commit in the order of their ids.
+type eventQueries struct{ c conns }
 
-func (r events) Append(ctx context.Context, e *domain.Event) error {
-	payload, err := eventpayload.Marshal(e.Payload)
-	if err != nil {
-		return fmt.Errorf("append event: %w", err)
-	}
-	id, err := r.c.write.AppendEvent(ctx, db.AppendEventParams{
+var _ sqlrepo.EventQueries = eventQueries{}
+
+// AppendEvent notes the append, so that the outbox's readers are woken
+// once the transaction commits.
+func (q eventQueries) AppendEvent(ctx context.Context, e domain.Event, payload []byte) (int64, error) {
+	id, err := q.c.write.AppendEvent(ctx, db.AppendEventParams{
 		Type:            string(e.Type),
 		Topic:           e.Type.Topic(),
 		CreatedAt:       dbTime(e.CreatedAt),
@@ -31,16 +30,13 @@ func (r events) Append(ctx context.Context, e *domain.Event) error {
 		Draft:           dbBool(e.Draft),
 		Payload:         string(payload),
 	})
-	if err != nil {
-		return storeError("append event", err)
+	if err == nil {
+		q.c.appended()
 	}
-	e.ID = id
-	r.c.appended()
-	return nil
+	return id, err
 }
 
-func (r events) After(ctx context.Context, after int64, limit int, f ports.EventFilter) ([]domain.Event, error) {
-	const op = "read events"
+func (q eventQueries) EventsAfter(ctx context.Context, after int64, limit int, f ports.EventFilter) ([]sqlrepo.Stored[domain.Event], error) {
 	topics := ""
 	if len(f.Topics) > 0 {
 		topics = "," + strings.Join(f.Topics, ",") + ","
@@ -48,13 +44,9 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 	if limit <= 0 {
 		limit = -1 // SQLite's LIMIT -1 has no limit
 	}
-	rows, err := r.c.read.EventsAfter(ctx, db.EventsAfterParams{After: after, Topics: topics, PostID: f.PostID, RowLimit: int64(limit)})
-	if err != nil {
-		return nil, storeError(op, err)
-	}
-	out := make([]domain.Event, len(rows))
-	for i, row := range rows {
-		out[i] = domain.Event{
+	rows, err := q.c.read.EventsAfter(ctx, db.EventsAfterParams{After: after, Topics: topics, PostID: f.PostID, RowLimit: int64(limit)})
+	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] {
+		return sqlrepo.Stored[domain.Event]{JSON: []byte(row.Payload), Value: domain.Event{
 			ID:              row.ID,
 			Type:            domain.EventType(row.Type),
 			CreatedAt:       timeOf(row.CreatedAt),
@@ -62,33 +54,21 @@ func (r events) After(ctx context.Context, after int64, limit int, f ports.Event
 			PostAuthorID:    row.PostAuthorID,
 			CommentAuthorID: row.CommentAuthorID,
 			Draft:           row.Draft != 0,
-		}
-		var err error
-		if out[i].Payload, err = eventpayload.Unmarshal([]byte(row.Payload)); err != nil {
-			return nil, fmt.Errorf("%s: event %d: %w", op, row.ID, err)
-		}
-	}
-	return out, nil
+		}}
+	}), err
 }
 
-// Last reads the newest id AUTOINCREMENT handed out, which sqlite_sequence
-// keeps after its event was pruned; sqlc's catalogue of SQLite has no
-// sqlite_sequence, so the query is written here.
-func (r events) Last(ctx context.Context) (int64, error) {
+// LastEventID reads the newest id AUTOINCREMENT handed out, which
+// sqlite_sequence keeps after its event was pruned; sqlc's catalogue of
+// SQLite has no sqlite_sequence, so the query is written here.
+func (q eventQueries) LastEventID(ctx context.Context) (int64, error) {
 	var last int64
-	err := r.c.readDB.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).Scan(&last)
-	if err != nil {
-		return 0, storeError("read the last event id", err)
-	}
-	return last, nil
+	err := q.c.readDB.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).Scan(&last)
+	return last, err
 }
 
-func (r events) Prune(ctx context.Context, cutoff time.Time) (int64, error) {
-	n, err := r.c.write.PruneEvents(ctx, dbTime(cutoff))
-	if err != nil {
-		return 0, storeError("prune events", err)
-	}
-	return n, nil
+func (q eventQueries) PruneEvents(ctx context.Context, cutoff time.Time) (int64, error) {
+	return q.c.write.PruneEvents(ctx, dbTime(cutoff))
 }
 
 func dbBool(b bool) int64 {

@@ -2,33 +2,28 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
-// passwordResets implements ports.PasswordResetRepository.
-type passwordResets struct{ c conns }
+// passwordResetQueries are sqlrepo.PasswordResetQueries.
+type passwordResetQueries struct{ c conns }
 
-var _ ports.PasswordResetRepository = passwordResets{}
+var _ sqlrepo.PasswordResetQueries = passwordResetQueries{}
 
-func (r passwordResets) Put(ctx context.Context, p domain.PasswordReset) error {
-	err := r.c.write.PutPasswordReset(ctx, db.PutPasswordResetParams{
+func (q passwordResetQueries) PutPasswordReset(ctx context.Context, p domain.PasswordReset) error {
+	return q.c.write.PutPasswordReset(ctx, db.PutPasswordResetParams{
 		UserID: p.UserID, TokenHash: p.TokenHash, CreatedAt: dbTime(p.CreatedAt), ExpiresAt: dbTime(p.ExpiresAt),
 	})
-	return storeError(fmt.Sprintf("put password reset of user %d", p.UserID), err)
 }
 
-func (r passwordResets) ByUser(ctx context.Context, userID int64) (domain.PasswordReset, error) {
-	row, err := r.c.read.GetPasswordReset(ctx, userID)
-	if err != nil {
-		return domain.PasswordReset{}, storeError(fmt.Sprintf("get password reset of user %d", userID), err)
-	}
-	return domain.PasswordReset{UserID: row.UserID, TokenHash: row.TokenHash, CreatedAt: timeOf(row.CreatedAt), ExpiresAt: timeOf(row.ExpiresAt)}, nil
+func (q passwordResetQueries) GetPasswordReset(ctx context.Context, userID int64) (domain.PasswordReset, error) {
+	row, err := q.c.read.GetPasswordReset(ctx, userID)
+	return domain.PasswordReset{UserID: row.UserID, TokenHash: row.TokenHash, CreatedAt: timeOf(row.CreatedAt), ExpiresAt: timeOf(row.ExpiresAt)}, err
 }
 
-func (r passwordResets) DeleteByUser(ctx context.Context, userID int64) error {
-	return storeError(fmt.Sprintf("delete password reset of user %d", userID), r.c.write.DeletePasswordReset(ctx, userID))
+func (q passwordResetQueries) DeletePasswordReset(ctx context.Context, userID int64) error {
+	return q.c.write.DeletePasswordReset(ctx, userID)
 }

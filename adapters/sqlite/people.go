@@ -63,24 +63,12 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		UpdatedAt: dbTime(p.UpdatedAt),
 		ID:        p.ID,
 	})
-	if err != nil {
-		return storeError(fmt.Sprintf("update person %d", p.ID), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("update person %d", p.ID))
-	}
-	return nil
+	return border.Affected(fmt.Sprintf("update person %d", p.ID), n, err)
 }
 
 func (r people) Delete(ctx context.Context, id int64) error {
 	n, err := r.c.write.DeletePerson(ctx, id)
-	if err != nil {
-		return storeError(fmt.Sprintf("delete person %d", id), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("delete person %d", id))
-	}
-	return nil
+	return border.Affected(fmt.Sprintf("delete person %d", id), n, err)
 }
 
 // personSortColumns maps each field of ports.PersonFields to its column. Only

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -53,7 +54,7 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 			authorIDs = append(authorIDs, p.AuthorID())
 		}
 	}
-	authors, err := users(r).ByIDs(ctx, authorIDs)
+	authors, err := sqlrepo.Users{Q: userQueries(r), B: border}.ByIDs(ctx, authorIDs)
 	if err != nil {
 		return nil, err
 	}

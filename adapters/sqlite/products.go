@@ -53,24 +53,12 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		UpdatedAt:   dbTime(p.UpdatedAt),
 		ID:          p.ID,
 	})
-	if err != nil {
-		return storeError(fmt.Sprintf("update product %d", p.ID), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("update product %d", p.ID))
-	}
-	return nil
+	return border.Affected(fmt.Sprintf("update product %d", p.ID), n, err)
 }
 
 func (r products) Delete(ctx context.Context, id int64) error {
 	n, err := r.c.write.DeleteProduct(ctx, id)
-	if err != nil {
-		return storeError(fmt.Sprintf("delete product %d", id), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("delete product %d", id))
-	}
-	return nil
+	return border.Affected(fmt.Sprintf("delete product %d", id), n, err)
 }
 
 func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {

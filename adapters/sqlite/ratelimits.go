@@ -4,27 +4,20 @@ import (
 	"context"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 )
 
-// rateLimits is ports.RateLimitRepository.
-type rateLimits struct{ c conns }
+// rateLimitQueries are sqlrepo.RateLimitQueries.
+type rateLimitQueries struct{ c conns }
 
-func (r rateLimits) Hit(ctx context.Context, key string, window time.Duration, now time.Time) (int, time.Time, error) {
-	row, err := r.c.write.HitRateLimit(ctx, db.HitRateLimitParams{
-		Key:     key,
-		Now:     dbTime(now),
-		ResetAt: dbTime(now.Add(window)),
-	})
-	if err != nil {
-		return 0, time.Time{}, storeError("hit rate limit", err)
-	}
-	return int(row.Hits), timeOf(row.ResetAt), nil
+var _ sqlrepo.RateLimitQueries = rateLimitQueries{}
+
+func (q rateLimitQueries) HitRateLimit(ctx context.Context, key string, now, resetAt time.Time) (int, time.Time, error) {
+	row, err := q.c.write.HitRateLimit(ctx, db.HitRateLimitParams{Key: key, Now: dbTime(now), ResetAt: dbTime(resetAt)})
+	return int(row.Hits), timeOf(row.ResetAt), err
 }
 
-func (r rateLimits) Clear(ctx context.Context, key string) error {
-	if err := r.c.write.DeleteRateLimit(ctx, key); err != nil {
-		return storeError("clear rate limit", err)
-	}
-	return nil
+func (q rateLimitQueries) DeleteRateLimit(ctx context.Context, key string) error {
+	return q.c.write.DeleteRateLimit(ctx, key)
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 )
 
 var _ demo.Seeder = (*Store)(nil)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inkwell/inkwell/demo"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/internal/demo"
 )
 
 func TestSeed(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/internal/wakeup"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
@@ -323,22 +324,22 @@ func (c conns) atomically(ctx context.Context, fn func(conns) error) error {
 
 func (c conns) repos() ports.Repos {
 	return ports.Repos{
-		Users:          users{c},
+		Users:          sqlrepo.Users{Q: userQueries{c}, B: border},
 		Tokens:         tokens{c},
-		RateLimits:     rateLimits{c},
-		Idempotency:    idempotency{c},
+		RateLimits:     sqlrepo.RateLimits{Q: rateLimitQueries{c}, B: border},
+		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{c}, B: border},
 		People:         people{c},
 		Products:       products{c},
 		Posts:          posts{c},
 		PostViews:      postViews{c},
 		Tags:           tags{c},
 		Comments:       comments{c},
-		Sessions:       sessions{c},
-		Events:         events{c},
-		Webhooks:       webhooks{c},
-		Deliveries:     deliveries{c},
-		Mails:          mails{c},
-		PasswordResets: passwordResets{c},
+		Sessions:       sqlrepo.Sessions{Q: sessionQueries{c}, B: border},
+		Events:         sqlrepo.Events{Q: eventQueries{c}, B: border},
+		Webhooks:       sqlrepo.Webhooks{Q: webhookQueries{c}, B: border},
+		Deliveries:     sqlrepo.Deliveries{Q: webhookQueries{c}, B: border},
+		Mails:          sqlrepo.Mails{Q: mailQueries{c}, B: border},
+		PasswordResets: sqlrepo.PasswordResets{Q: passwordResetQueries{c}, B: border},
 		Admin:          admin{c},
 		Trash:          trash{c},
 	}

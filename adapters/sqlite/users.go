@@ -2,18 +2,20 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 )
 
-// users is ports.UserRepository.
-type users struct{ c conns }
+// userQueries are sqlrepo.UserQueries.
+type userQueries struct{ c conns }
 
-func (r users) Create(ctx context.Context, u *domain.User) error {
-	id, err := r.c.write.CreateUser(ctx, db.CreateUserParams{
+var _ sqlrepo.UserQueries = userQueries{}
+
+func (q userQueries) CreateUser(ctx context.Context, u domain.User) (int64, error) {
+	return q.c.write.CreateUser(ctx, db.CreateUserParams{
 		Name:            u.Name,
 		Email:           u.Email,
 		EmailKey:        domain.EmailKey(u.Email),
@@ -24,57 +26,33 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 		CreatedAt:       dbTime(u.CreatedAt),
 		UpdatedAt:       dbTime(u.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create user", err)
-	}
-	u.ID = id
-	return nil
 }
 
-func (r users) ByID(ctx context.Context, id int64) (domain.User, error) {
-	row, err := r.c.read.GetUser(ctx, id)
-	if err != nil {
-		return domain.User{}, storeError(fmt.Sprintf("get user %d", id), err)
-	}
-	return userOf(row), nil
+func (q userQueries) GetUser(ctx context.Context, id int64) (domain.User, error) {
+	row, err := q.c.read.GetUser(ctx, id)
+	return userOf(row), err
 }
 
-func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
-	if len(ids) == 0 {
-		return []domain.User{}, nil
-	}
-	rows, err := r.c.read.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, storeError("get users by ids", err)
-	}
-	out := make([]domain.User, len(rows))
-	for i, row := range rows {
-		out[i] = userOf(row)
-	}
-	return out, nil
+func (q userQueries) GetUsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
+	rows, err := q.c.read.GetUsersByIDs(ctx, ids)
+	return sqlrepo.Rows(rows, userOf), err
 }
 
-func (r users) ByEmail(ctx context.Context, email string) (domain.User, error) {
-	row, err := r.c.read.GetUserByEmailKey(ctx, domain.EmailKey(email))
-	if err != nil {
-		return domain.User{}, storeError("get user by email", err)
-	}
-	return userOf(row), nil
+func (q userQueries) GetUserByEmailKey(ctx context.Context, key string) (domain.User, error) {
+	row, err := q.c.read.GetUserByEmailKey(ctx, key)
+	return userOf(row), err
 }
 
-// Lock reads the user. Inside InTx no more is needed: the transaction began
-// IMMEDIATE, so it already holds SQLite's single write lock, and every other
-// writer waits for it to end. Outside a transaction there is nothing to hold.
-func (r users) Lock(ctx context.Context, id int64) (domain.User, error) {
-	row, err := r.c.read.GetUser(ctx, id)
-	if err != nil {
-		return domain.User{}, storeError(fmt.Sprintf("lock user %d", id), err)
-	}
-	return userOf(row), nil
+// LockUser reads the user. Inside InTx no more is needed: the transaction
+// began IMMEDIATE, so it already holds SQLite's single write lock, and every
+// other writer waits for it to end. Outside a transaction there is nothing
+// to hold.
+func (q userQueries) LockUser(ctx context.Context, id int64) (domain.User, error) {
+	return q.GetUser(ctx, id)
 }
 
-func (r users) Update(ctx context.Context, u domain.User) error {
-	n, err := r.c.write.UpdateUser(ctx, db.UpdateUserParams{
+func (q userQueries) UpdateUser(ctx context.Context, u domain.User) (int64, error) {
+	return q.c.write.UpdateUser(ctx, db.UpdateUserParams{
 		Name:            u.Name,
 		Email:           u.Email,
 		EmailKey:        domain.EmailKey(u.Email),
@@ -85,60 +63,28 @@ func (r users) Update(ctx context.Context, u domain.User) error {
 		UpdatedAt:       dbTime(u.UpdatedAt),
 		ID:              u.ID,
 	})
-	if err != nil {
-		return storeError(fmt.Sprintf("update user %d", u.ID), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("update user %d", u.ID))
-	}
-	return nil
 }
 
-func (r users) SetRememberToken(ctx context.Context, id int64, token string) error {
-	n, err := r.c.write.SetRememberToken(ctx, db.SetRememberTokenParams{RememberToken: token, ID: id})
-	if err != nil {
-		return storeError(fmt.Sprintf("set remember token of user %d", id), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("set remember token of user %d", id))
-	}
-	return nil
+func (q userQueries) SetRememberToken(ctx context.Context, id int64, token string) (int64, error) {
+	return q.c.write.SetRememberToken(ctx, db.SetRememberTokenParams{RememberToken: token, ID: id})
 }
 
-// MarkEmailVerified updates the row only when it still has email and no
-// verification; when nothing changed, a read tells a missing user from one
-// the condition left alone.
-func (r users) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (bool, error) {
-	op := fmt.Sprintf("mark e-mail of user %d verified", id)
-	n, err := r.c.write.MarkEmailVerified(ctx, db.MarkEmailVerifiedParams{
+func (q userQueries) MarkEmailVerified(ctx context.Context, id int64, email string, at time.Time) (int64, error) {
+	return q.c.write.MarkEmailVerified(ctx, db.MarkEmailVerifiedParams{
 		EmailVerifiedAt: nullTime(&at),
 		UpdatedAt:       dbTime(at),
 		ID:              id,
 		Email:           email,
 	})
-	if err != nil {
-		return false, storeError(op, err)
-	}
-	if n > 0 {
-		return true, nil
-	}
-	if _, err := r.c.write.GetUser(ctx, id); err != nil {
-		return false, storeError(op, err)
-	}
-	return false, nil
 }
 
-// Delete removes the user; the foreign key's ON DELETE CASCADE removes the
-// tokens in the same statement.
-func (r users) Delete(ctx context.Context, id int64) error {
-	n, err := r.c.write.DeleteUser(ctx, id)
-	if err != nil {
-		return storeError(fmt.Sprintf("delete user %d", id), err)
-	}
-	if n == 0 {
-		return notFound(fmt.Sprintf("delete user %d", id))
-	}
-	return nil
+func (q userQueries) UserExists(ctx context.Context, id int64) error {
+	_, err := q.c.write.GetUser(ctx, id)
+	return err
+}
+
+func (q userQueries) DeleteUser(ctx context.Context, id int64) (int64, error) {
+	return q.c.write.DeleteUser(ctx, id)
 }
 
 func userOf(row db.User) domain.User {

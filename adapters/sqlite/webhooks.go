@@ -2,220 +2,122 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// webhooks is ports.WebhookRepository.
-type webhooks struct{ c conns }
+// webhookQueries are sqlrepo.WebhookQueries and sqlrepo.DeliveryQueries.
+type webhookQueries struct{ c conns }
 
-func (r webhooks) Create(ctx context.Context, w *domain.Webhook) error {
-	events, err := json.Marshal(w.Events)
-	if err != nil {
-		return fmt.Errorf("create webhook: %w", err)
-	}
-	id, err := r.c.write.CreateWebhook(ctx, db.CreateWebhookParams{
+func (q webhookQueries) CreateWebhook(ctx context.Context, w domain.Webhook, events []byte) (int64, error) {
+	return q.c.write.CreateWebhook(ctx, db.CreateWebhookParams{
 		UserID: w.UserID, Url: w.URL, Events: string(events), Secret: w.Secret, Failures: int64(w.Failures),
 		DisabledAt: nullTime(w.DisabledAt), DisabledReason: w.DisabledReason,
 		CreatedAt: dbTime(w.CreatedAt), UpdatedAt: dbTime(w.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create webhook", err)
-	}
-	w.ID = id
-	return nil
 }
 
-func (r webhooks) Get(ctx context.Context, id int64) (domain.Webhook, error) {
-	row, err := r.c.read.GetWebhook(ctx, id)
-	if err != nil {
-		return domain.Webhook{}, storeError(fmt.Sprintf("get webhook %d", id), err)
-	}
-	return webhookOf(row)
+func (q webhookQueries) GetWebhook(ctx context.Context, id int64) (sqlrepo.Stored[domain.Webhook], error) {
+	row, err := q.c.read.GetWebhook(ctx, id)
+	return storedWebhook(row), err
 }
 
-// Lock reads on the writer: inside a transaction, which holds SQLite's one
-// write lock, nobody else can change the webhook meanwhile.
-func (r webhooks) Lock(ctx context.Context, id int64) (domain.Webhook, error) {
-	row, err := r.c.write.LockWebhook(ctx, id)
-	if err != nil {
-		return domain.Webhook{}, storeError(fmt.Sprintf("lock webhook %d", id), err)
-	}
-	return webhookOf(row)
+// LockWebhook reads on the writer: inside a transaction, which holds
+// SQLite's one write lock, nobody else can change the webhook meanwhile.
+func (q webhookQueries) LockWebhook(ctx context.Context, id int64) (sqlrepo.Stored[domain.Webhook], error) {
+	row, err := q.c.write.LockWebhook(ctx, id)
+	return storedWebhook(row), err
 }
 
-func (r webhooks) ListByUser(ctx context.Context, userID int64) ([]domain.Webhook, error) {
-	rows, err := r.c.read.ListWebhooksByUser(ctx, userID)
-	if err != nil {
-		return nil, storeError("list webhooks", err)
-	}
-	out := make([]domain.Webhook, len(rows))
-	for i, row := range rows {
-		if out[i], err = webhookOf(row); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+func (q webhookQueries) ListWebhooksByUser(ctx context.Context, userID int64) ([]sqlrepo.Stored[domain.Webhook], error) {
+	rows, err := q.c.read.ListWebhooksByUser(ctx, userID)
+	return sqlrepo.Rows(rows, storedWebhook), err
 }
 
-func (r webhooks) Update(ctx context.Context, w domain.Webhook) error {
-	op := fmt.Sprintf("update webhook %d", w.ID)
-	events, err := json.Marshal(w.Events)
-	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	n, err := r.c.write.UpdateWebhook(ctx, db.UpdateWebhookParams{
+func (q webhookQueries) UpdateWebhook(ctx context.Context, w domain.Webhook, events []byte) (int64, error) {
+	return q.c.write.UpdateWebhook(ctx, db.UpdateWebhookParams{
 		ID: w.ID, Url: w.URL, Events: string(events), Failures: int64(w.Failures),
 		DisabledAt: nullTime(w.DisabledAt), DisabledReason: w.DisabledReason, UpdatedAt: dbTime(w.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-func (r webhooks) Delete(ctx context.Context, id int64) error {
-	op := fmt.Sprintf("delete webhook %d", id)
-	n, err := r.c.write.DeleteWebhook(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+func (q webhookQueries) DeleteWebhook(ctx context.Context, id int64) (int64, error) {
+	return q.c.write.DeleteWebhook(ctx, id)
 }
 
+// webhookOf is the webhook of row, as the console's list reads it too.
 func webhookOf(row db.Webhook) (domain.Webhook, error) {
-	w := domain.Webhook{
+	return sqlrepo.WebhookOf(storedWebhook(row))
+}
+
+func storedWebhook(row db.Webhook) sqlrepo.Stored[domain.Webhook] {
+	return sqlrepo.Stored[domain.Webhook]{JSON: []byte(row.Events), Value: domain.Webhook{
 		ID: row.ID, UserID: row.UserID, URL: row.Url, Secret: row.Secret, Failures: int(row.Failures),
 		DisabledAt: timePtrOf(row.DisabledAt), DisabledReason: row.DisabledReason,
 		CreatedAt: timeOf(row.CreatedAt), UpdatedAt: timeOf(row.UpdatedAt),
-	}
-	if err := json.Unmarshal([]byte(row.Events), &w.Events); err != nil {
-		return domain.Webhook{}, fmt.Errorf("webhook %d: events: %w", row.ID, err)
-	}
-	return w, nil
+	}}
 }
 
-// deliveries is ports.DeliveryRepository.
-type deliveries struct{ c conns }
-
-func (r deliveries) Create(ctx context.Context, d *domain.Delivery) error {
-	event, err := json.Marshal(d.Event)
-	if err != nil {
-		return fmt.Errorf("create delivery: %w", err)
-	}
-	id, err := r.c.write.CreateDelivery(ctx, db.CreateDeliveryParams{
+func (q webhookQueries) CreateDelivery(ctx context.Context, d domain.Delivery, event []byte) (int64, error) {
+	return q.c.write.CreateDelivery(ctx, db.CreateDeliveryParams{
 		WebhookID: d.WebhookID, Event: string(event), Status: string(d.Status), Attempts: int64(d.Attempts),
 		NextAttemptAt: dbTime(d.NextAttemptAt), ClaimedUntil: nullTime(d.ClaimedUntil),
 		LastStatusCode: int64(d.LastStatusCode), LastError: d.LastError, DeliveredAt: nullTime(d.DeliveredAt),
 		CreatedAt: dbTime(d.CreatedAt), UpdatedAt: dbTime(d.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create delivery", err)
-	}
-	d.ID = id
-	return nil
 }
 
-func (r deliveries) Get(ctx context.Context, id int64) (domain.Delivery, error) {
-	row, err := r.c.read.GetDelivery(ctx, id)
-	if err != nil {
-		return domain.Delivery{}, storeError(fmt.Sprintf("get delivery %d", id), err)
-	}
-	return deliveryOf(row)
+func (q webhookQueries) GetDelivery(ctx context.Context, id int64) (sqlrepo.Stored[domain.Delivery], error) {
+	row, err := q.c.read.GetDelivery(ctx, id)
+	return deliveryOf(row), err
 }
 
-func (r deliveries) Claim(ctx context.Context, now, until time.Time, limit int) ([]domain.Delivery, error) {
-	rows, err := r.c.write.ClaimDeliveries(ctx, db.ClaimDeliveriesParams{Until: nullTime(&until), Now: dbTime(now), RowLimit: int64(limit)})
-	if err != nil {
-		return nil, storeError("claim deliveries", err)
-	}
-	return deliveriesOf(rows)
+func (q webhookQueries) ClaimDeliveries(ctx context.Context, now, until time.Time, limit int) ([]sqlrepo.Stored[domain.Delivery], error) {
+	rows, err := q.c.write.ClaimDeliveries(ctx, db.ClaimDeliveriesParams{Until: nullTime(&until), Now: dbTime(now), RowLimit: int64(limit)})
+	return sqlrepo.Rows(rows, deliveryOf), err
 }
 
-func (r deliveries) Update(ctx context.Context, d domain.Delivery) error {
-	op := fmt.Sprintf("update delivery %d", d.ID)
-	n, err := r.c.write.UpdateDelivery(ctx, db.UpdateDeliveryParams{
+func (q webhookQueries) UpdateDelivery(ctx context.Context, d domain.Delivery) (int64, error) {
+	return q.c.write.UpdateDelivery(ctx, db.UpdateDeliveryParams{
 		ID: d.ID, Status: string(d.Status), Attempts: int64(d.Attempts), NextAttemptAt: dbTime(d.NextAttemptAt),
 		ClaimedUntil: nullTime(d.ClaimedUntil), LastStatusCode: int64(d.LastStatusCode), LastError: d.LastError,
 		DeliveredAt: nullTime(d.DeliveredAt), UpdatedAt: dbTime(d.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-func (r deliveries) Pending(ctx context.Context) (int64, error) {
-	n, err := r.c.read.CountPendingDeliveries(ctx)
-	return n, storeError("count pending deliveries", err)
+func (q webhookQueries) CountPendingDeliveries(ctx context.Context) (int64, error) {
+	return q.c.read.CountPendingDeliveries(ctx)
 }
 
-func (r deliveries) ListByWebhook(ctx context.Context, webhookID int64, page ports.Page) ([]domain.Delivery, int, error) {
-	const op = "list deliveries"
+func (q webhookQueries) ListDeliveries(ctx context.Context, webhookID int64, page ports.Page) ([]sqlrepo.Stored[domain.Delivery], error) {
 	limit, offset := pageBounds(page)
-	rows, err := r.c.read.ListDeliveries(ctx, db.ListDeliveriesParams{WebhookID: webhookID, RowLimit: limit, RowOffset: offset})
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	total, err := r.c.read.CountDeliveries(ctx, webhookID)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	out, err := deliveriesOf(rows)
-	return out, int(total), err
+	rows, err := q.c.read.ListDeliveries(ctx, db.ListDeliveriesParams{WebhookID: webhookID, RowLimit: limit, RowOffset: offset})
+	return sqlrepo.Rows(rows, deliveryOf), err
 }
 
-// LockCursor reads the cursor. Inside a transaction, which holds SQLite's
-// one write lock, nobody else can hold it.
-func (r deliveries) LockCursor(ctx context.Context) (int64, bool, error) {
-	rows, err := r.c.write.LockWebhookCursor(ctx)
-	if err != nil {
-		return 0, false, storeError("lock webhook cursor", err)
-	}
-	if len(rows) == 0 {
-		return 0, false, nil
-	}
-	return rows[0], true, nil
+func (q webhookQueries) CountDeliveries(ctx context.Context, webhookID int64) (int64, error) {
+	return q.c.read.CountDeliveries(ctx, webhookID)
 }
 
-func (r deliveries) SetCursor(ctx context.Context, last int64) error {
-	return storeError("set webhook cursor", r.c.write.SetWebhookCursor(ctx, last))
+// LockWebhookCursor reads the cursor. Inside a transaction, which holds
+// SQLite's one write lock, nobody else can hold it.
+func (q webhookQueries) LockWebhookCursor(ctx context.Context) ([]int64, error) {
+	return q.c.write.LockWebhookCursor(ctx)
 }
 
-func deliveriesOf(rows []db.WebhookDelivery) ([]domain.Delivery, error) {
-	out := make([]domain.Delivery, len(rows))
-	for i, row := range rows {
-		var err error
-		if out[i], err = deliveryOf(row); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+func (q webhookQueries) SetWebhookCursor(ctx context.Context, last int64) error {
+	return q.c.write.SetWebhookCursor(ctx, last)
 }
 
-func deliveryOf(row db.WebhookDelivery) (domain.Delivery, error) {
-	d := domain.Delivery{
+func deliveryOf(row db.WebhookDelivery) sqlrepo.Stored[domain.Delivery] {
+	return sqlrepo.Stored[domain.Delivery]{JSON: []byte(row.Event), Value: domain.Delivery{
 		ID: row.ID, WebhookID: row.WebhookID, Status: domain.DeliveryStatus(row.Status), Attempts: int(row.Attempts),
 		NextAttemptAt: timeOf(row.NextAttemptAt), ClaimedUntil: timePtrOf(row.ClaimedUntil),
 		LastStatusCode: int(row.LastStatusCode), LastError: row.LastError, DeliveredAt: timePtrOf(row.DeliveredAt),
 		CreatedAt: timeOf(row.CreatedAt), UpdatedAt: timeOf(row.UpdatedAt),
-	}
-	if err := json.Unmarshal([]byte(row.Event), &d.Event); err != nil {
-		return domain.Delivery{}, fmt.Errorf("delivery %d: event: %w", row.ID, err)
-	}
-	return d, nil
+	}}
 }

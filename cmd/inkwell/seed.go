@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/passwords"
-	"github.com/inkwell/inkwell/internal/demo"
+	"github.com/inkwell/inkwell/demo"
 )
 
 var seedCommand = &command{

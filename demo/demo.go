@@ -1,8 +1,10 @@
 // Package demo generates demonstration and benchmark data, not part of the
 // domain: users, tags, posts with their tag links, and comments, as plain
 // values that any store adapter can write in bulk for `inkwell seed` and the
-// benchmarks. It imports the standard library and domain only, and lives
-// under internal/ because nothing outside this module has a use for it.
+// benchmarks. It imports the standard library and domain only: it sits
+// beside the core, which never imports it, and below the stores and
+// cmd/inkwell, which do. It is production code (`inkwell seed` runs it), so
+// it lives apart from the test harnesses under internal/.
 //
 // A Plan is a pure function of its fields: each row is computed from the
 // plan's seed and the row's own number, never from the rows before it, so the
