@@ -78,7 +78,7 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
-	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions, Setup: uc.AdminSetup})
+	}, log, console.Services{Admin: uc.Admin, Sessions: uc.Sessions, Setup: uc.AdminSetup, Tags: uc.Tags})
 }
 
 // NewHosted builds the pages served to whoever follows a mailed link (the

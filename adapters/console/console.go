@@ -41,6 +41,9 @@ type Services struct {
 	Sessions ports.Sessions
 	// Setup makes the first admin through the link serve logs.
 	Setup ports.AdminSetup
+	// Tags lists, renames, merges and deletes tags, through the API's own
+	// use cases; each call checks admin rights.
+	Tags ports.Tags
 }
 
 // Console is the admin console's routes and renderer.
@@ -50,6 +53,7 @@ type Console struct {
 	admin    ports.Admin
 	sessions ports.Sessions
 	setup    ports.AdminSetup
+	tagUses  ports.Tags
 	proxies  web.Proxies
 	pages    pages
 }
@@ -58,7 +62,7 @@ type Console struct {
 // parse, which a test catches before any release.
 func New(cfg Config, log *slog.Logger, svc Services) *Console {
 	return &Console{
-		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup,
+		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup, tagUses: svc.Tags,
 		proxies: cfg.TrustedProxies, pages: mustParsePages(),
 	}
 }
@@ -109,6 +113,10 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Post("/posts/:id/purge", k.checkPost, k.signedIn, k.purgePost)
 	r.Post("/comments/:id/restore", k.checkPost, k.signedIn, k.restoreComment)
 	r.Post("/comments/:id/purge", k.checkPost, k.signedIn, k.purgeComment)
+	r.Get("/tags", k.signedIn, k.tags)
+	r.Post("/tags/:id/rename", k.checkPost, k.signedIn, k.renameTag)
+	r.Post("/tags/:id/merge", k.checkPost, k.signedIn, k.mergeTag)
+	r.Post("/tags/:id/delete", k.checkPost, k.signedIn, k.deleteTag)
 	r.Get("/webhooks", k.signedIn, k.webhooks)
 	r.Get("/webhooks/:id", k.signedIn, k.webhook)
 	r.Post("/webhooks/:id/disable", k.checkPost, k.signedIn, k.disableWebhook)
