@@ -237,7 +237,9 @@ func TestTagsRefusals(t *testing.T) {
 		ada.get("/admin/tags")
 		wantPage(t, ada.submit("/admin/tags/987654/rename", url.Values{"name": {"X"}}), http.StatusNotFound)
 		wantPage(t, ada.submit("/admin/tags/abc/delete", nil), http.StatusNotFound)
-		wantPage(t, ada.get("/admin/tags?page=0"), http.StatusBadRequest)
+		for _, path := range []string{"/admin/tags?page=0", "/admin/tags?q=%00", "/admin/tags?q=%ff%fe", "/admin/tags?sort=%1b", "/admin/tags?sort=-slug"} {
+			wantPage(t, ada.get(path), http.StatusBadRequest)
+		}
 		if got := tagRows(ada.get("/admin/tags")); !slices.Equal(got, []string{"Kept"}) {
 			t.Errorf("the tags after the refusals: %q", got)
 		}
