@@ -68,7 +68,8 @@ func TestTagsManagedByAdmins(t *testing.T) {
 				}
 				return u
 			}
-			root, ann := register("Root", "root@example.com"), register("Ann", "ann@example.com")
+			register("Root", "root@example.com")
+			ann := register("Ann", "ann@example.com")
 			root, err := svc.AdminRights.Grant(ctx, "root@example.com")
 			if err != nil {
 				t.Fatal(err)
