@@ -73,9 +73,6 @@ func manager(ctx context.Context, r ports.Repos, c ports.AdminCaller) (domain.Us
 	if err := now.CheckManageTags(); err != nil {
 		return domain.User{}, err
 	}
-	if err := now.CheckWrite(); err != nil {
-		return domain.User{}, err
-	}
 	return u, nil
 }
 
@@ -87,6 +84,9 @@ func (t *Tags) manage(ctx context.Context, c ports.AdminCaller, action domain.Au
 	err := t.store.InTx(ctx, func(r ports.Repos) error {
 		admin, err := manager(ctx, r, c)
 		if err != nil {
+			return err
+		}
+		if err := c.Actor.CheckWrite(); err != nil {
 			return err
 		}
 		now := t.clock.Now()
