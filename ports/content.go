@@ -174,6 +174,10 @@ type Tags interface {
 	// Invalid error when it breaks domain.CheckTagName;
 	// domain.ErrEmailNotVerified when the actor may not write yet.
 	Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error)
+	// Rename, Merge and Delete change tags for an admin, for every
+	// transport alike; each returns domain.ErrEmailNotVerified, after the
+	// rights, when the actor may not write yet.
+	//
 	// Counted returns a page of tags with their post counts, for an admin.
 	// First what domain.Actor.CheckManageTags refuses (of the account as
 	// stored now); an Invalid error on "q" for a search domain.CheckSearch
