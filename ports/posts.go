@@ -145,7 +145,9 @@ type TagRepository interface {
 	Update(ctx context.Context, t domain.Tag) error
 	// Move puts every post of tag from under tag into instead (a post that
 	// has both keeps into once) and says how many posts from had; from is
-	// left without posts. domain.ErrNotFound when either tag is missing.
+	// left without posts. A trashed post's tags (TrashedPost.TagIDs) name
+	// into instead of from too, so that a restore brings it back under
+	// into. domain.ErrNotFound when either tag is missing.
 	Move(ctx context.Context, from, into int64) (int64, error)
 	// Delete removes tag id, and with it the tag from every post.
 	// domain.ErrNotFound when there is no such tag.

@@ -154,6 +154,14 @@ func (r tags) Move(ctx context.Context, from, into int64) (int64, error) {
 			next := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return id == from })
 			s.postTags[postID] = distinctIDs(append(next, into))
 		}
+		// A trashed post comes back under into too.
+		for id, t := range s.trashedPosts {
+			if slices.Contains(t.tagIDs, from) {
+				next := slices.DeleteFunc(slices.Clone(t.tagIDs), func(id int64) bool { return id == from })
+				t.tagIDs = distinctIDs(append(next, into))
+				s.trashedPosts[id] = t
+			}
+		}
 		return nil
 	})
 	return moved, err

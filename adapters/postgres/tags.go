@@ -150,7 +150,9 @@ func (r tags) Update(ctx context.Context, t domain.Tag) error {
 }
 
 // Move locks both tags first, so that no post gains a link to either
-// meanwhile.
+// meanwhile, then moves the links in one statement, which stands or falls
+// whole outside a transaction too. A trashed post's tag ids name into
+// instead of from as well, so that its restore brings it back under into.
 func (r tags) Move(ctx context.Context, from, into int64) (int64, error) {
 	op := fmt.Sprintf("move tag %d to %d", from, into)
 	for _, id := range []int64{from, into} {
@@ -158,14 +160,22 @@ func (r tags) Move(ctx context.Context, from, into int64) (int64, error) {
 			return 0, storeError(op, err)
 		}
 	}
-	if err := r.q.CopyTagLinks(ctx, db.CopyTagLinksParams{IntoID: into, FromID: from}); err != nil {
-		return 0, storeError(op, err)
-	}
-	n, err := r.q.DeleteTagLinks(ctx, from)
+	var moved int64
+	err := r.conn.QueryRow(ctx, `WITH moved AS (
+  DELETE FROM post_tags WHERE tag_id = $1::bigint RETURNING post_id
+), linked AS (
+  INSERT INTO post_tags (post_id, tag_id) SELECT post_id, $2::bigint FROM moved
+  ON CONFLICT DO NOTHING
+), trashed AS (
+  UPDATE trashed_posts
+  SET tag_ids = ARRAY(SELECT DISTINCT x FROM unnest(array_replace(tag_ids, $1::bigint, $2::bigint)) x ORDER BY x)
+  WHERE $1::bigint = ANY (tag_ids)
+)
+SELECT count(*) FROM moved`, from, into).Scan(&moved)
 	if err != nil {
 		return 0, storeError(op, err)
 	}
-	return n, nil
+	return moved, nil
 }
 
 // Delete removes the tag; its links go with it by the foreign key's

@@ -132,38 +132,55 @@ func (r tags) Update(ctx context.Context, t domain.Tag) error {
 	return nil
 }
 
+// Move runs as one unit of work: inside InTx on its transaction, else in
+// an immediate transaction of its own. A trashed post's tag ids (a JSON
+// array, ascending) name into instead of from too, so that its restore
+// brings it back under into.
 func (r tags) Move(ctx context.Context, from, into int64) (int64, error) {
 	op := fmt.Sprintf("move tag %d to %d", from, into)
-	for _, id := range []int64{from, into} {
-		if _, err := r.c.write.GetTag(ctx, id); err != nil {
-			return 0, storeError(op, err)
+	var moved int64
+	err := r.c.atomically(ctx, func(c conns) error {
+		for _, id := range []int64{from, into} {
+			if _, err := c.write.GetTag(ctx, id); err != nil {
+				return storeError(op, err)
+			}
 		}
-	}
-	if err := r.c.write.CopyTagLinks(ctx, db.CopyTagLinksParams{IntoID: into, FromID: from}); err != nil {
-		return 0, storeError(op, err)
-	}
-	n, err := r.c.write.DeleteTagLinks(ctx, from)
-	if err != nil {
-		return 0, storeError(op, err)
-	}
-	return n, nil
+		if err := c.write.CopyTagLinks(ctx, db.CopyTagLinksParams{IntoID: into, FromID: from}); err != nil {
+			return storeError(op, err)
+		}
+		n, err := c.write.DeleteTagLinks(ctx, from)
+		if err != nil {
+			return storeError(op, err)
+		}
+		moved = n
+		_, err = c.readDB.ExecContext(ctx, `UPDATE trashed_posts
+SET tag_ids = (SELECT json_group_array(v) FROM (
+    SELECT DISTINCT CASE WHEN j.value = ?1 THEN ?2 ELSE j.value END AS v
+    FROM json_each(trashed_posts.tag_ids) j ORDER BY v))
+WHERE EXISTS (SELECT 1 FROM json_each(trashed_posts.tag_ids) j WHERE j.value = ?1)`, from, into)
+		return storeError(op, err)
+	})
+	return moved, err
 }
 
 // Delete removes the tag's links itself rather than through the foreign
-// key's cascade, which holds only on connections that enforce keys.
+// key's cascade, which holds only on connections that enforce keys, as
+// one unit of work.
 func (r tags) Delete(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete tag %d", id)
-	if _, err := r.c.write.DeleteTagLinks(ctx, id); err != nil {
-		return storeError(op, err)
-	}
-	n, err := r.c.write.DeleteTag(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+	return r.c.atomically(ctx, func(c conns) error {
+		if _, err := c.write.DeleteTagLinks(ctx, id); err != nil {
+			return storeError(op, err)
+		}
+		n, err := c.write.DeleteTag(ctx, id)
+		if err != nil {
+			return storeError(op, err)
+		}
+		if n == 0 {
+			return notFound(op)
+		}
+		return nil
+	})
 }
 
 // tagSortColumns maps each field of ports.TagFields to what orders by it.

@@ -18,6 +18,7 @@ var tagTests = []storeTest{
 	{"LockAndByName", testTagLockAndByName},
 	{"Update", testTagUpdate},
 	{"Move", testTagMove},
+	{"MoveTrashed", testTagMoveTrashed},
 	{"Delete", testTagDelete},
 	{"Counted", testTagCounted},
 }
@@ -413,4 +414,39 @@ func testTagCounted(t *testing.T, st ports.Store) {
 	if domain.KindOf(err) != domain.Invalid {
 		t.Errorf("Tags.Counted by slug: got %v, want an error of kind Invalid", err)
 	}
+}
+
+// testTagMoveTrashed: a trashed post's tags follow a move, so that its
+// restore brings it back under the tag it was moved to, once.
+func testTagMoveTrashed(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	f := newTagFixture(t, r)
+	for _, p := range []domain.Post{f.onlyA, f.both, f.others} {
+		must(t, fmt.Sprintf("Trash.TrashPost(%q)", p.Title()), r.Trash.TrashPost(ctx, p.ID(), at(time.Hour)))
+	}
+	for _, w := range bothPlaces {
+		var moved int64
+		from, into := f.a.ID, f.b.ID
+		if w.name != bothPlaces[0].name {
+			from, into = f.c.ID, f.b.ID
+		}
+		err := w.run(ctx, st, func(r ports.Repos) error {
+			var err error
+			moved, err = r.Tags.Move(ctx, from, into)
+			return err
+		})
+		if checkErr(t, "Tags.Move of trashed posts' tags "+w.name, err, nil) {
+			check(t, "live posts Tags.Move moved "+w.name, moved, int64(0))
+		}
+	}
+	want := map[int64][]int64{f.onlyA.ID(): {f.b.ID}, f.both.ID(): {f.b.ID}, f.others.ID(): {f.b.ID}}
+	for _, p := range []domain.Post{f.onlyA, f.both, f.others} {
+		got, err := r.Trash.Post(ctx, p.ID())
+		if checkErr(t, fmt.Sprintf("Trash.Post(%q)", p.Title()), err, nil) {
+			check(t, fmt.Sprintf("the trashed %q's tag ids after the moves", p.Title()), got.TagIDs, want[p.ID()])
+		}
+	}
+	must(t, "Trash.RestorePost", st.InTx(ctx, func(r ports.Repos) error { return r.Trash.RestorePost(ctx, f.both.ID(), f.both.Slug()) }))
+	checkTagsOf(t, "Tags.OfPosts of the restored post", r, map[int64][]domain.Tag{f.both.ID(): {f.b}}, f.both)
 }
