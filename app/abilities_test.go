@@ -111,6 +111,17 @@ func TestUseCasesCheckAbilities(t *testing.T) {
 					_, err := svc.Tags.Create(ctx, a, "")
 					return err
 				}},
+				{"Tags.Rename", domain.WriteTags, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					_, err := svc.Tags.Rename(ctx, ports.AdminCaller{Actor: a}, missing, "")
+					return err
+				}},
+				{"Tags.Merge", domain.WriteTags, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					_, err := svc.Tags.Merge(ctx, ports.AdminCaller{Actor: a}, missing, "")
+					return err
+				}},
+				{"Tags.Delete", domain.WriteTags, domain.ErrInvalidAbility, func(a domain.Actor) error {
+					return svc.Tags.Delete(ctx, ports.AdminCaller{Actor: a}, missing)
+				}},
 				{"Webhooks.Create", domain.WriteWebhooks, domain.ErrInvalidAbility, func(a domain.Actor) error {
 					_, err := svc.Webhooks.Create(ctx, a, ports.WebhookInput{})
 					return err

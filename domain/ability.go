@@ -49,7 +49,8 @@ const (
 	WriteProfile
 	// WriteComments creates, edits and deletes comments.
 	WriteComments
-	// WriteTags creates tags.
+	// WriteTags creates tags, and renames, merges and deletes them for an
+	// admin (Actor.CheckManageTags).
 	WriteTags
 	// WriteWebhooks creates, replaces and deletes webhooks and retries
 	// their deliveries, which send the owner's events, drafts included, to

@@ -27,6 +27,9 @@ const (
 	AuditPostPurge        AuditAction = "post.purge"
 	AuditCommentRestore   AuditAction = "comment.restore"
 	AuditCommentPurge     AuditAction = "comment.purge"
+	AuditTagRename        AuditAction = "tag.rename"
+	AuditTagMerge         AuditAction = "tag.merge"
+	AuditTagDelete        AuditAction = "tag.delete"
 )
 
 // The kinds of record an audit entry is about.
@@ -38,6 +41,7 @@ const (
 	SubjectWebhook  = "webhook"
 	SubjectDelivery = "delivery"
 	SubjectMail     = "mail"
+	SubjectTag      = "tag"
 )
 
 // AuditEntry is one row of the audit log: who did what to which record,

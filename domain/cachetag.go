@@ -43,8 +43,17 @@ var collectionTags = map[string]string{TopicUsers: TagPeople}
 // records change nothing a reader sees and evict nothing, except the one
 // that ends every credential of an account, as its deletion does: the
 // comments it wrote on others' posts go with it, so every answer showing
-// the account goes too.
+// the account goes too; and the one that tags changed, which evicts every
+// answer showing them and every list (a list by tag, which may gain or
+// lose posts, shows no tag when it is empty).
 func (e Event) CacheTags() []string {
+	if e.Type == TagsChanged {
+		tags := []string{TagTags, TagPosts}
+		for _, t := range e.Payload.Tags {
+			tags = append(tags, TagTag(t.ID))
+		}
+		return dedupe(tags)
+	}
 	if e.Internal() {
 		if r := e.Payload.Revocation; r != nil && r.AllTokens && r.AllSessions {
 			return []string{AccountTag(r.UserID)}

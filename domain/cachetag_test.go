@@ -23,6 +23,7 @@ func TestCacheTags(t *testing.T) {
 		{"an unknown subject", Event{Type: "gallery.created"}, []string{"gallerys", "posts"}},
 		{"a revocation", NewRevocationEvent(Revocation{UserID: 1, AllTokens: true}, Event{}.CreatedAt), nil},
 		{"an account's end", NewRevocationEvent(Revocation{UserID: 1, AllTokens: true, AllSessions: true}, Event{}.CreatedAt), []string{"user:1"}},
+		{"tags renamed or merged", NewTagsEvent([]Tag{{ID: 4}, {ID: 6}}, Event{}.CreatedAt), []string{"tags", "posts", "tag:4", "tag:6"}},
 	}
 	for _, c := range cases {
 		if got := c.e.CacheTags(); !slices.Equal(got, c.want) {

@@ -57,9 +57,22 @@ func NewRevocationEvent(r Revocation, now time.Time) Event {
 	return Event{Type: CredentialsRevoked, CreatedAt: now, Payload: EventPayload{Revocation: &r}}
 }
 
+// TagsChanged is the type of the outbox's record that tags were renamed,
+// merged or deleted: every answer showing them, a post's among them, is
+// stale on every replica. Like CredentialsRevoked it is internal: readers
+// and webhooks never see it (a tag has no topic of theirs), and it serves
+// the caches of answers (Event.CacheTags). Payload.Tags holds the tags
+// changed as they are after the change (as they were, for one deleted).
+const TagsChanged EventType = "tag.changed"
+
+// NewTagsEvent records that tags changed at now.
+func NewTagsEvent(tags []Tag, now time.Time) Event {
+	return Event{Type: TagsChanged, CreatedAt: now, Payload: EventPayload{Tags: tags}}
+}
+
 // Internal reports whether e is a record for the service's own readers,
 // which no stream, webhook or other reader is ever shown.
-func (e Event) Internal() bool { return e.Type == CredentialsRevoked }
+func (e Event) Internal() bool { return e.Type == CredentialsRevoked || e.Type == TagsChanged }
 
 // Ends reports whether e records the end of credential c.
 func (e Event) Ends(c Credential) bool {

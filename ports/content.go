@@ -181,4 +181,29 @@ type Tags interface {
 	// Invalid error when it breaks domain.CheckTagName;
 	// domain.ErrEmailNotVerified when the actor may not write yet.
 	Create(ctx context.Context, actor domain.Actor, name string) (domain.Tag, error)
+	// Rename, Merge and Delete change tags for an admin, for every
+	// transport alike; each returns domain.ErrEmailNotVerified, after the
+	// rights, when the actor may not write yet.
+	//
+	// Counted returns a page of tags with their post counts, for an admin.
+	// First what domain.Actor.CheckManageTags refuses (of the account as
+	// stored now); an Invalid error on "q" for a search domain.CheckSearch
+	// refuses, on "sort" for a field outside TagFields.
+	Counted(ctx context.Context, c AdminCaller, q TagQuery) ([]TagCount, int, error)
+	// Rename gives tag id a new name and returns it, audited as
+	// domain.AuditTagRename. First what domain.Actor.CheckManageTags
+	// refuses; an Invalid error when the name breaks domain.CheckTagName;
+	// domain.ErrNotFound when there is no such tag; domain.ErrTagTaken when
+	// another tag holds the name (Merge joins two tags).
+	Rename(ctx context.Context, c AdminCaller, id int64, name string) (domain.Tag, error)
+	// Merge moves every post of tag from to the tag named into, deletes
+	// from and returns into, in one transaction audited as
+	// domain.AuditTagMerge. First what domain.Actor.CheckManageTags refuses;
+	// domain.ErrNotFound when from is missing; an Invalid error on "into"
+	// (RuleExists) when no other tag has that name.
+	Merge(ctx context.Context, c AdminCaller, from int64, into string) (domain.Tag, error)
+	// Delete removes tag id from every post and deletes it, audited as
+	// domain.AuditTagDelete. First what domain.Actor.CheckManageTags
+	// refuses; domain.ErrNotFound when there is no such tag.
+	Delete(ctx context.Context, c AdminCaller, id int64) error
 }

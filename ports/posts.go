@@ -133,6 +133,50 @@ type TagRepository interface {
 	// OfPosts returns the tags of each post in TagOrder, in one query.
 	// Posts without tags are absent from the map.
 	OfPosts(ctx context.Context, postIDs []int64) (map[int64][]domain.Tag, error)
+	// Lock reads tag id and holds it until the transaction ends.
+	// domain.ErrNotFound when there is no such tag.
+	Lock(ctx context.Context, id int64) (domain.Tag, error)
+	// ByName returns the tag whose name is name, ignoring case as
+	// uniqueness does; domain.ErrNotFound when there is none.
+	ByName(ctx context.Context, name string) (domain.Tag, error)
+	// Update writes t's name, slug and UpdatedAt. domain.ErrNotFound when
+	// there is no such tag, domain.ErrTagTaken when another tag holds the
+	// name, ignoring case.
+	Update(ctx context.Context, t domain.Tag) error
+	// Move puts every post of tag from under tag into instead (a post that
+	// has both keeps into once) and says how many posts from had; from is
+	// left without posts. A trashed post's tags (TrashedPost.TagIDs) name
+	// into instead of from too, so that a restore brings it back under
+	// into. domain.ErrNotFound when either tag is missing.
+	Move(ctx context.Context, from, into int64) (int64, error)
+	// Delete removes tag id, and with it the tag from every post.
+	// domain.ErrNotFound when there is no such tag.
+	Delete(ctx context.Context, id int64) error
+	// Counted returns a page of the tags q selects, each with how many
+	// posts carry it (drafts included), and how many tags q selects in
+	// all. A field outside TagFields is an error of kind Invalid.
+	Counted(ctx context.Context, q TagQuery) ([]TagCount, int, error)
+}
+
+// TagFields are the fields a TagQuery may sort by: the name (code point
+// order, as List), the number of posts, the creation time. "" is "name".
+var TagFields = []string{"name", "posts", "created_at"}
+
+// TagQuery selects a page of tags with their post counts. Search keeps
+// tags whose name contains it, ignoring case (strings.ToLower, as
+// uniqueness folds names), with % and _ taken literally. Ties, and the
+// whole order after Sort, fall to the id ascending (descending with a
+// descending Sort).
+type TagQuery struct {
+	Search string
+	Sort   SortKey
+	Page   Page
+}
+
+// TagCount is a tag and how many posts carry it.
+type TagCount struct {
+	Tag   domain.Tag
+	Posts int
 }
 
 // CommentRepository keeps comments.

@@ -40,7 +40,9 @@ type Services struct {
 	Admin ports.Admin
 	// Posts, Comments and Tokens change records as their owners do; the
 	// console calls them by admin right (domain.ByAdminRight), which they
-	// check and audit. Tags lists the tags a post's form offers.
+	// check and audit. Tags lists the tags a post's form offers, and
+	// renames, merges and deletes them on the Tags page, checking admin
+	// rights.
 	Posts    ports.Posts
 	Comments ports.Comments
 	Tokens   ports.Tokens
@@ -132,6 +134,10 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Post("/posts/:id/purge", k.checkPost, k.signedIn, k.purgePost)
 	r.Post("/comments/:id/restore", k.checkPost, k.signedIn, k.restoreComment)
 	r.Post("/comments/:id/purge", k.checkPost, k.signedIn, k.purgeComment)
+	r.Get("/tags", k.signedIn, k.tags)
+	r.Post("/tags/:id/rename", k.checkPost, k.signedIn, k.renameTag)
+	r.Post("/tags/:id/merge", k.checkPost, k.signedIn, k.mergeTag)
+	r.Post("/tags/:id/delete", k.checkPost, k.signedIn, k.deleteTag)
 	r.Get("/webhooks", k.signedIn, k.webhooks)
 	r.Get("/webhooks/:id", k.signedIn, k.webhook)
 	r.Post("/webhooks/:id/disable", k.checkPost, k.signedIn, k.disableWebhook)

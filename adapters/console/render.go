@@ -25,7 +25,7 @@ var templateFiles embed.FS
 
 // pageNames are the console's templates under templates/, each rendered
 // inside layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "webhooks", "webhook", "mails", "audit", "setup"}
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "tags", "webhooks", "webhook", "mails", "audit", "setup"}
 
 // hostedNames are the hosted pages' templates (hosted.go), each rendered
 // inside hosted.html, which has neither the console's navigation nor
@@ -174,6 +174,8 @@ var statusWording = map[int][2]string{
 var fieldWording = map[string]string{
 	"password": "The password is not yours.",
 	"status":   "The record is not in a state this action applies to.",
+	"name":     "A tag needs a name of at most 50 characters that no other tag has, ignoring case.",
+	"into":     "Merge into the name of another tag that exists.",
 }
 
 // RenderError answers err as an HTML page, with the console's headers, for

@@ -140,11 +140,13 @@ func TestOpenAPIListsTheAbilities(t *testing.T) {
 	}
 }
 
-// abilityFixture is an account with one of everything its writes name.
+// abilityFixture is an account with one of everything its writes name. It
+// holds admin rights, so that the writes only admins may make (renaming
+// and deleting tags) are let through whenever the abilities allow them.
 type abilityFixture struct {
-	email                                        string
-	session                                      *browser
-	post, comment, webhook, delivery, otherToken string
+	email                                             string
+	session                                           *browser
+	post, comment, webhook, delivery, otherToken, tag string
 }
 
 // newAbilityFixture registers an account named name, signs it in through a
@@ -154,6 +156,11 @@ func (h *harness) newAbilityFixture(name string) *abilityFixture {
 	h.t.Helper()
 	f := &abilityFixture{email: name + "@example.com", session: h.browser(spaOrigin)}
 	h.register(name, f.email, "password1")
+	u, err := h.store.Repos().Users.ByEmail(h.t.Context(), f.email)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.admin(float64(u.ID))
 	f.session.signIn(f.email)
 	must := func(r response, status int) map[string]any {
 		h.t.Helper()
@@ -167,6 +174,7 @@ func (h *harness) newAbilityFixture(name string) *abilityFixture {
 	f.post = data(must(f.session.do("POST", "/api/v1/posts", map[string]any{"title": "Kept " + name, "body": "B", "status": "draft"}), http.StatusCreated))
 	f.comment = data(must(f.session.do("POST", "/api/v1/posts/"+f.post+"/comments", map[string]any{"body": "Kept"}), http.StatusCreated))
 	f.otherToken = data(must(f.session.do("POST", "/api/v1/tokens", map[string]any{"name": "other"}), http.StatusCreated))
+	f.tag = data(must(f.session.do("POST", "/api/v1/tags", map[string]any{"name": "Kept " + name}), http.StatusCreated))
 	if _, err := h.worker.FanOut(h.t.Context()); err != nil {
 		h.t.Fatal(err)
 	}
@@ -191,7 +199,7 @@ func (f *abilityFixture) token(h *harness, abilities []string) string {
 // path fills the route's parameters with the fixture's records.
 func (f *abilityFixture) path(t *testing.T, r writeRoute) string {
 	t.Helper()
-	values := map[string]string{"post": f.post, "comment": f.comment, "webhook": f.webhook, "delivery": f.delivery, "id": f.otherToken}
+	values := map[string]string{"post": f.post, "comment": f.comment, "webhook": f.webhook, "delivery": f.delivery, "id": f.otherToken, "tag": f.tag}
 	return fiberParam.ReplaceAllStringFunc(r.path, func(p string) string {
 		name := strings.TrimSuffix(strings.TrimPrefix(p, ":"), "?")
 		v, ok := values[name]
@@ -250,6 +258,8 @@ func abilityBody(r writeRoute, name string) any {
 		return map[string]any{"name": "minted", "abilities": []string{}}
 	case "POST /api/v1/tags":
 		return map[string]any{"name": "Tag of " + name}
+	case "PUT /api/v1/tags/:tag":
+		return map[string]any{"name": "Renamed by " + name}
 	case "POST /api/v1/posts/:post/comments", "PUT /api/v1/comments/:comment", "PATCH /api/v1/comments/:comment":
 		return map[string]any{"body": "Changed"}
 	case "POST /api/v1/webhooks", "PUT /api/v1/webhooks/:webhook":

@@ -306,6 +306,8 @@ func (s *Server) routes() {
 	v1.Post("/posts/:post/restore", auth, posts, s.restorePost)
 	v1.Get("/tags", s.cached, optional, s.listTags)
 	v1.Post("/tags", auth, allow(domain.WriteTags), s.createTag)
+	v1.Put("/tags/:tag", auth, allow(domain.WriteTags), s.renameTag)
+	v1.Delete("/tags/:tag", auth, allow(domain.WriteTags), s.deleteTag)
 	s.serveStorage()
 
 	comments := allow(domain.WriteComments)

@@ -8,6 +8,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // listTags answers every tag, ordered by name. The caller is identified,
@@ -42,4 +43,61 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	}
 	s.evict(domain.TagTags)
 	return sendJSON(c, http.StatusCreated, fiber.Map{"data": presentTag(tag)})
+}
+
+// tagManager is the actor of an admin's request with the client address
+// its audit row records, once the actor's rights as authenticated allow
+// managing tags: the use case checks them again on the account as stored
+// now, and this early check only puts a refusal before the body's.
+func (s *Server) tagManager(c *fiber.Ctx) (ports.AdminCaller, error) {
+	actor, _ := actorOf(c)
+	if err := actor.CheckManageTags(); err != nil {
+		return ports.AdminCaller{}, err
+	}
+	return ports.AdminCaller{Actor: actor, Address: s.proxies.ClientIP(c)}, nil
+}
+
+// renameTag gives a tag a new name, for admins. A name another tag holds
+// is refused as creation refuses it; joining two tags is Tags.Merge's,
+// which the API does not offer.
+func (s *Server) renameTag(c *fiber.Ctx) error {
+	id, err := pathID(c, "tag")
+	if err != nil {
+		return err
+	}
+	caller, err := s.tagManager(c)
+	if err != nil {
+		return err
+	}
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	v := validate.New(body)
+	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tag, err := s.tags.Rename(c.UserContext(), caller, id, name)
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": presentTag(tag)})
+}
+
+// deleteTag deletes a tag, which leaves every post that carried it, for
+// admins.
+func (s *Server) deleteTag(c *fiber.Ctx) error {
+	id, err := pathID(c, "tag")
+	if err != nil {
+		return err
+	}
+	caller, err := s.tagManager(c)
+	if err != nil {
+		return err
+	}
+	if err := s.tags.Delete(c.UserContext(), caller, id); err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, message{"Tag deleted."})
 }

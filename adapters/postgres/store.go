@@ -250,7 +250,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Products:       products{q: q},
 		Posts:          posts{q: q},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
-		Tags:           tags{q: q, reads: reads},
+		Tags:           tags{q: q, conn: conn, reads: reads},
 		Comments:       comments{q: q},
 		Sessions:       sqlrepo.Sessions{Q: sessionQueries{q}, B: border},
 		Events:         sqlrepo.Events{Q: eventQueries{q}, B: border},

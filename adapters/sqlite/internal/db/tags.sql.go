@@ -10,6 +10,37 @@ import (
 	"strings"
 )
 
+const copyTagLinks = `-- name: CopyTagLinks :exec
+INSERT INTO post_tags (post_id, tag_id)
+SELECT pt.post_id, ?1 FROM post_tags pt WHERE pt.tag_id = ?2
+ON CONFLICT DO NOTHING
+`
+
+type CopyTagLinksParams struct {
+	IntoID int64
+	FromID int64
+}
+
+// CopyTagLinks gives every post of one tag the other too; a post holding
+// both keeps its link.
+func (q *Queries) CopyTagLinks(ctx context.Context, arg CopyTagLinksParams) error {
+	_, err := q.db.ExecContext(ctx, copyTagLinks, arg.IntoID, arg.FromID)
+	return err
+}
+
+const countTags = `-- name: CountTags :one
+SELECT count(*) FROM tags WHERE instr(name_key, ?1) > 0
+`
+
+// CountTags counts the tags a search keeps: instr takes the search, folded
+// as name_key is, literally.
+func (q *Queries) CountTags(ctx context.Context, search string) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countTags, search)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const createTag = `-- name: CreateTag :one
 INSERT INTO tags (name, name_key, slug, created_at, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5)
@@ -35,6 +66,66 @@ func (q *Queries) CreateTag(ctx context.Context, arg CreateTagParams) (int64, er
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const deleteTag = `-- name: DeleteTag :execrows
+DELETE FROM tags WHERE id = ?1
+`
+
+func (q *Queries) DeleteTag(ctx context.Context, id int64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, deleteTag, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const deleteTagLinks = `-- name: DeleteTagLinks :execrows
+DELETE FROM post_tags WHERE tag_id = ?1
+`
+
+func (q *Queries) DeleteTagLinks(ctx context.Context, tagID int64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, deleteTagLinks, tagID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const getTag = `-- name: GetTag :one
+SELECT id, name, name_key, slug, created_at, updated_at FROM tags WHERE id = ?1
+`
+
+func (q *Queries) GetTag(ctx context.Context, id int64) (Tag, error) {
+	row := q.db.QueryRowContext(ctx, getTag, id)
+	var i Tag
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.NameKey,
+		&i.Slug,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const getTagByNameKey = `-- name: GetTagByNameKey :one
+SELECT id, name, name_key, slug, created_at, updated_at FROM tags WHERE name_key = ?1
+`
+
+func (q *Queries) GetTagByNameKey(ctx context.Context, nameKey string) (Tag, error) {
+	row := q.db.QueryRowContext(ctx, getTagByNameKey, nameKey)
+	var i Tag
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.NameKey,
+		&i.Slug,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
 }
 
 const getTagsByIDs = `-- name: GetTagsByIDs :many
@@ -171,4 +262,31 @@ func (q *Queries) ListTagsOfPosts(ctx context.Context, postIds []int64) ([]ListT
 		return nil, err
 	}
 	return items, nil
+}
+
+const updateTag = `-- name: UpdateTag :execrows
+UPDATE tags SET name = ?1, name_key = ?2, slug = ?3, updated_at = ?4
+WHERE id = ?5
+`
+
+type UpdateTagParams struct {
+	Name      string
+	NameKey   string
+	Slug      string
+	UpdatedAt int64
+	ID        int64
+}
+
+func (q *Queries) UpdateTag(ctx context.Context, arg UpdateTagParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, updateTag,
+		arg.Name,
+		arg.NameKey,
+		arg.Slug,
+		arg.UpdatedAt,
+		arg.ID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }
