@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/sqlite/sqlitetest"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -21,9 +22,11 @@ import (
 // hands out.
 var t0 = time.Date(2026, 11, 20, 10, 0, 0, 123456000, time.UTC)
 
+// openStore opens a copy of a migrated database; the TestOpen tests open
+// empty files in folders Open creates.
 func openStore(t *testing.T) *sqlite.Store {
 	t.Helper()
-	st, cleanup, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "nested", "dir", "inkwell.db"))
+	st, cleanup, err := sqlite.Open(context.Background(), sqlitetest.Path(t, ""))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

@@ -7,7 +7,6 @@ package stacktest
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/inkwell/inkwell/adapters/memory"
@@ -15,6 +14,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/postgres/pgbouncertest"
 	"github.com/inkwell/inkwell/adapters/postgres/pgtest"
 	"github.com/inkwell/inkwell/adapters/sqlite"
+	"github.com/inkwell/inkwell/adapters/sqlite/sqlitetest"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -34,7 +34,7 @@ func Stores() []Store {
 	return []Store{
 		{"memory", func(testing.TB) ports.Store { return memory.New() }},
 		{"sqlite", func(tb testing.TB) ports.Store {
-			s, cleanup, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "inkwell.db"))
+			s, cleanup, err := sqlite.Open(context.Background(), sqlitetest.Path(tb, ""))
 			if err != nil {
 				tb.Fatal(err)
 			}
