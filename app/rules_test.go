@@ -140,11 +140,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "email", Rule: "email"}, {Field: "age", Rule: "min_value:0"}, {Field: "address.country", Rule: "max:255"}}},
 				{"People.Replace with a bad e-mail", func() error {
-					_, err := people.Replace(ctx, domain.Actor{}, pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"}, ports.Precondition{})
+					_, err := people.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "email", Rule: "email"}}},
 				{"People.Patch of the age", func() error {
-					_, err := people.Patch(ctx, domain.Actor{}, pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))}, ports.Precondition{})
+					_, err := people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "age", Rule: "max_value:150"}}},
 				{"Products.Create with everything wrong", func() error {
@@ -152,7 +152,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "required"}, {Field: "price", Rule: "min_value:0"}, {Field: "description", Rule: "max:5000"}, {Field: "stock", Rule: "min_value:0"}, {Field: "sku", Rule: "required"}}},
 				{"Products.Replace past the price bound", func() error {
-					_, err := products.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1}, ports.Precondition{})
+					_, err := products.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "price", Rule: "max_value:999999999999"}}},
 				{"Accounts.Register with everything wrong", func() error {
@@ -241,14 +241,14 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, domain.ErrUnauthenticated},
 				{"People.Patch by a browser session under CRUD_AUTH=token", func() error {
-					_, err := gatedPeople.Patch(ctx, session, pat.ID, ports.PersonPatch{Name: ports.Some("Sam")}, ports.Precondition{})
+					_, err := gatedPeople.Patch(ctx, domain.ByOwnRight(session), pat.ID, ports.PersonPatch{Name: ports.Some("Sam")}, ports.Precondition{})
 					return err
 				}, domain.ErrUnauthenticated},
 				{"People.Delete by nobody under CRUD_AUTH=token", func() error {
 					return gatedPeople.Delete(ctx, domain.Actor{}, pat.ID, ports.Precondition{})
 				}, domain.ErrUnauthenticated},
 				{"Products.Replace by nobody under CRUD_AUTH=token", func() error {
-					_, err := gatedProducts.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Quill", PriceCents: 1}, ports.Precondition{})
+					_, err := gatedProducts.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pen.ID, ports.ProductInput{Name: "Quill", PriceCents: 1}, ports.Precondition{})
 					return err
 				}, domain.ErrUnauthenticated},
 			} {
@@ -275,7 +275,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 			if _, err := w.posts.Show(ctx, openly(profileOnly), post.Post.ID(), false); err != nil {
 				t.Errorf("Posts.Show of the author's post, reads open, without posts:read: %v", err)
 			}
-			if _, err := gatedProducts.Replace(ctx, ann, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: 100}, ports.Precondition{}); err != nil {
+			if _, err := gatedProducts.Replace(ctx, domain.ByOwnRight(ann), pen.ID, ports.ProductInput{Name: "Pen", PriceCents: 100}, ports.Precondition{}); err != nil {
 				t.Errorf("Products.Replace with a token under CRUD_AUTH=token: %v", err)
 			}
 			pen, _ = products.Get(ctx, pen.ID)
