@@ -117,18 +117,6 @@ func (p *Products) List(ctx context.Context, page ports.Page) ([]domain.Product,
 	return products, total, nil
 }
 
-// Search implements ports.Products.
-func (p *Products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
-	if err := checkSearch("q", q.Search); err != nil {
-		return nil, 0, err
-	}
-	products, total, err := p.store.Repos().Products.Search(ctx, q)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search products: %w", err)
-	}
-	return products, total, nil
-}
-
 // Delete implements ports.Products. The event shows the product as it was.
 func (p *Products) Delete(ctx context.Context, actor domain.Actor, id int64, pre ports.Precondition) error {
 	if err := p.cfg.checkWrite(actor); err != nil {

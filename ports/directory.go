@@ -90,10 +90,6 @@ type Products interface {
 	Get(ctx context.Context, id int64) (domain.Product, error)
 	// List returns one page of products in id order and how many there are.
 	List(ctx context.Context, page Page) ([]domain.Product, int, error)
-	// Search returns one page of the products q selects, newest first, and
-	// how many match in all. A search domain.CheckSearch refuses is
-	// domain.Invalid on field q, and no store is asked.
-	Search(ctx context.Context, q ProductQuery) ([]domain.Product, int, error)
 	// Create stamps and stores a new product. An Invalid error naming each
 	// field that breaks domain.Product.Check; domain.ErrSKUTaken when the SKU
 	// is in use.
