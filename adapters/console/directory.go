@@ -147,8 +147,9 @@ func (k *Console) editPerson(c *fiber.Ctx) error {
 		in.Address = &domain.Address{Street: form.Street, City: form.City, Zip: form.Zip, Country: form.Country}
 	}
 	ac := caller(c)
-	err = domain.InvalidFields(unread...)
-	if unread == nil {
+	if unread != nil {
+		err = alongside(unread, domain.Person{Name: in.Name, Email: in.Email, Age: in.Age, Address: in.Address}.Check())
+	} else {
 		_, err = k.owners.people.Replace(c.UserContext(), byAdminRight(ac), id, in, pre)
 		if err == nil {
 			return k.done(c, "person.update", backTo(c, personPage(id)))
@@ -198,8 +199,9 @@ func (k *Console) editProduct(c *fiber.Ctx) error {
 		in.SKU = &sku
 	}
 	ac := caller(c)
-	err = domain.InvalidFields(unread...)
-	if unread == nil {
+	if unread != nil {
+		err = alongside(unread, domain.Product{Name: in.Name, PriceCents: in.PriceCents, Description: in.Description, Stock: in.Stock, SKU: in.SKU}.Check())
+	} else {
 		_, err = k.owners.products.Replace(c.UserContext(), byAdminRight(ac), id, in, pre)
 		if err == nil {
 			return k.done(c, "product.update", backTo(c, productPage(id)))
@@ -215,6 +217,26 @@ func (k *Console) editProduct(c *fiber.Ctx) error {
 	return k.render(c, http.StatusUnprocessableEntity, "product", page{
 		Title: form.Product.Name, CSRF: csrfToken(c), Admin: ac.Actor.User.Email, Data: form,
 	})
+}
+
+// alongside is the refusal of a form some of whose fields could not be
+// read (unread), with what the domain's check of the record, built from
+// the fields that could, finds wrong in the others, field by field in the
+// check's order, so that every refusal shows at once.
+func alongside(unread []domain.Violation, checked error) error {
+	seen := map[string]bool{}
+	for _, v := range unread {
+		seen[v.Field] = true
+	}
+	vs := append([]domain.Violation{}, unread...)
+	if de, ok := domain.AsError(checked); ok {
+		for _, v := range de.Fields {
+			if !seen[v.Field] {
+				vs = append(vs, v)
+			}
+		}
+	}
+	return domain.InvalidFields(vs...)
 }
 
 // recordErrors is formErrors for a form of one of area B's records, whose
