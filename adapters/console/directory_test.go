@@ -112,7 +112,7 @@ func TestPeoplePage(t *testing.T) {
 		if a.doc.Find("#people b").Length() != 0 {
 			t.Error("a name's markup became an element")
 		}
-		if got := a.doc.Find("#person-" + strconv.FormatInt(pat, 10) + " td.name a").AttrOr("href", ""); got != "/admin/people/"+strconv.FormatInt(pat, 10) {
+		if got := a.doc.Find("#person-"+strconv.FormatInt(pat, 10)+" td.name a").AttrOr("href", ""); got != "/admin/people/"+strconv.FormatInt(pat, 10) {
 			t.Errorf("row link: got %q", got)
 		}
 		wantPage(t, br.get("/admin/people?page=0"), http.StatusBadRequest)
