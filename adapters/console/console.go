@@ -2,7 +2,8 @@
 // served under /admin on the service's listener. It renders html/template
 // pages embedded in the binary, decodes forms, and calls the admin use
 // cases (ports.Admin) and, by admin right, the owners' own use cases
-// (ports.Posts, ports.Comments, ports.Tokens), which check the caller's
+// (ports.Posts, ports.Comments, ports.Tokens, and area B's ports.People
+// and ports.Products), which check the caller's
 // rights and write the audit log; it holds no rule. Sign-in reuses the browser sessions of the store
 // (ports.Sessions) under a cookie of its own, so every replica sees a
 // console session, and the transport mechanics it shares with the API
