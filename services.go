@@ -87,7 +87,8 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
-	}, log, console.Services{Admin: uc.Admin, Posts: uc.Posts, Comments: uc.Comments, Tokens: uc.Tokens, Tags: uc.Tags, Sessions: uc.Sessions, Setup: uc.AdminSetup})
+	}, log, console.Services{Admin: uc.Admin, Posts: uc.Posts, Comments: uc.Comments, Tokens: uc.Tokens, Tags: uc.Tags,
+		People: uc.People, Products: uc.Products, Sessions: uc.Sessions, Setup: uc.AdminSetup})
 }
 
 // NewHosted builds the pages served to whoever follows a mailed link (the

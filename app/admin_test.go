@@ -411,6 +411,14 @@ func TestAdminReads(t *testing.T) {
 			ctx := t.Context()
 			w := newAdminWorld(t, s.Open(t))
 			c := w.caller()
+			pat, err := w.svc.People.Create(ctx, domain.Actor{}, ports.PersonInput{Name: "Pat", Email: "pat@example.com"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pen, err := w.svc.Products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: "Pen", PriceCents: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
 			reads := map[string]func(ports.AdminCaller) error{
 				"overview": func(c ports.AdminCaller) error { _, err := w.svc.Admin.Overview(ctx, c); return err },
 				"users": func(c ports.AdminCaller) error {
@@ -438,6 +446,29 @@ func TestAdminReads(t *testing.T) {
 				"export posts": func(c ports.AdminCaller) error {
 					return w.svc.Admin.ExportPosts(ctx, c, func(domain.Post) error { return nil })
 				},
+				"webhook": func(c ports.AdminCaller) error {
+					hook, err := w.svc.Admin.Webhook(ctx, c, w.hook.ID)
+					if err == nil && (hook.Webhook.URL != w.hook.URL || hook.OwnerEmail == "" || hook.Webhook.Secret != "") {
+						return fmt.Errorf("webhook %d: got %+v", w.hook.ID, hook)
+					}
+					return err
+				},
+				"people": func(c ports.AdminCaller) error {
+					people, total, err := w.svc.Admin.People(ctx, c, ports.AdminDirectoryQuery{Search: "PAT"})
+					if err == nil && (total != 1 || len(people) != 1 || people[0].ID != pat.ID) {
+						return fmt.Errorf("people matching PAT: got %+v, %d", people, total)
+					}
+					return err
+				},
+				"person": func(c ports.AdminCaller) error { _, err := w.svc.Admin.Person(ctx, c, pat.ID); return err },
+				"products": func(c ports.AdminCaller) error {
+					products, total, err := w.svc.Admin.Products(ctx, c, ports.AdminDirectoryQuery{Search: "pen"})
+					if err == nil && (total != 1 || len(products) != 1 || products[0].ID != pen.ID) {
+						return fmt.Errorf("products matching pen: got %+v, %d", products, total)
+					}
+					return err
+				},
+				"product": func(c ports.AdminCaller) error { _, err := w.svc.Admin.Product(ctx, c, pen.ID); return err },
 			}
 			for name, read := range reads {
 				for who, o := range w.outsiders(t) {

@@ -131,7 +131,7 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 			if !errors.Is(err, domain.ErrEmailTaken) {
 				t.Fatalf("duplicate person: got %v", err)
 			}
-			_, err = svc.People.Patch(ctx, domain.Actor{}, person.ID, ports.PersonPatch{Name: ports.Some("Pat B")}, ports.Precondition{})
+			_, err = svc.People.Patch(ctx, domain.ByOwnRight(domain.Actor{}), person.ID, ports.PersonPatch{Name: ports.Some("Pat B")}, ports.Precondition{})
 			must("patch person", err)
 			must("delete person", svc.People.Delete(ctx, domain.Actor{}, person.ID, ports.Precondition{}))
 			if err := svc.People.Delete(ctx, domain.Actor{}, person.ID, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
@@ -142,7 +142,7 @@ func TestEveryWriteRecordsItsEvent(t *testing.T) {
 
 			product, err := svc.Products.Create(ctx, domain.Actor{}, ports.ProductInput{Name: "Pen", PriceCents: 100})
 			must("create product", err)
-			_, err = svc.Products.Replace(ctx, domain.Actor{}, product.ID, ports.ProductInput{Name: "Pen 2", PriceCents: 200}, ports.Precondition{})
+			_, err = svc.Products.Replace(ctx, domain.ByOwnRight(domain.Actor{}), product.ID, ports.ProductInput{Name: "Pen 2", PriceCents: 200}, ports.Precondition{})
 			must("replace product", err)
 			must("delete product", svc.Products.Delete(ctx, domain.Actor{}, product.ID, ports.Precondition{}))
 			expect("products", "product.created "+zero, "product.updated "+zero, "product.deleted "+zero)

@@ -54,16 +54,16 @@ func TestPeople(t *testing.T) {
 				want  func(p *domain.Person)
 			}{
 				{"patch age", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{Age: ports.Some(ptr(31))}, ports.Precondition{})
+					return people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), id, ports.PersonPatch{Age: ports.Some(ptr(31))}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Age = ptr(31) }},
 				{"patch clears address", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")}, ports.Precondition{})
+					return people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), id, ports.PersonPatch{Address: ports.Some[*domain.Address](nil), Name: ports.Some("Annie")}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Address, p.Name = nil, "Annie" }},
 				{"empty patch", func(id int64) (domain.Person, error) {
-					return people.Patch(ctx, domain.Actor{}, id, ports.PersonPatch{}, ports.Precondition{})
+					return people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), id, ports.PersonPatch{}, ports.Precondition{})
 				}, func(*domain.Person) {}},
 				{"replace", func(id int64) (domain.Person, error) {
-					return people.Replace(ctx, domain.Actor{}, id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"}, ports.Precondition{})
+					return people.Replace(ctx, domain.ByOwnRight(domain.Actor{}), id, ports.PersonInput{Name: "Ann", Email: "ann@example.net"}, ports.Precondition{})
 				}, func(p *domain.Person) { p.Name, p.Email, p.Age, p.Address = "Ann", "ann@example.net", nil, nil }},
 			}
 			for _, step := range steps {
@@ -80,8 +80,8 @@ func TestPeople(t *testing.T) {
 			}
 
 			for name, err := range map[string]error{
-				"patch":   second(people.Patch(ctx, domain.Actor{}, 424242, ports.PersonPatch{Age: ports.Some(ptr(1))}, ports.Precondition{})),
-				"replace": second(people.Replace(ctx, domain.Actor{}, 424242, ports.PersonInput{Name: "X", Email: "x@example.com"}, ports.Precondition{})),
+				"patch":   second(people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), 424242, ports.PersonPatch{Age: ports.Some(ptr(1))}, ports.Precondition{})),
+				"replace": second(people.Replace(ctx, domain.ByOwnRight(domain.Actor{}), 424242, ports.PersonInput{Name: "X", Email: "x@example.com"}, ports.Precondition{})),
 			} {
 				if !errors.Is(err, domain.ErrNotFound) {
 					t.Errorf("%s of a missing record: got %v, want %v", name, err, domain.ErrNotFound)
@@ -163,7 +163,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						_, err := people.Patch(ctx, domain.Actor{}, p.ID, patch, ports.Precondition{})
+						_, err := people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), p.ID, patch, ports.Precondition{})
 						errs <- err
 					}()
 				}
@@ -181,7 +181,7 @@ func TestPeopleConcurrentPatches(t *testing.T) {
 				if got.Age == nil || *got.Age != 40 || got.Address == nil || got.Address.City != "Oslo" {
 					t.Fatalf("after concurrent patches: got age %v, address %v; want 40 and Oslo", got.Age, got.Address)
 				}
-				if _, err := people.Patch(ctx, domain.Actor{}, p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}, ports.Precondition{}); err != nil {
+				if _, err := people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), p.ID, ports.PersonPatch{Age: ports.Some[*int](nil), Address: ports.Some[*domain.Address](nil)}, ports.Precondition{}); err != nil {
 					t.Fatal(err)
 				}
 			}

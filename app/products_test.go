@@ -33,7 +33,7 @@ func TestProducts(t *testing.T) {
 			}
 
 			clk.Advance(time.Minute)
-			got, err := products.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250}, ports.Precondition{})
+			got, err := products.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pen.ID, ports.ProductInput{Name: "Pencil", PriceCents: 250}, ports.Precondition{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestProducts(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("replaced: got %+v, want %+v", got, want)
 			}
-			if _, err := products.Replace(ctx, domain.Actor{}, 424242, ports.ProductInput{Name: "X"}, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
+			if _, err := products.Replace(ctx, domain.ByOwnRight(domain.Actor{}), 424242, ports.ProductInput{Name: "X"}, ports.Precondition{}); !errors.Is(err, domain.ErrNotFound) {
 				t.Errorf("replace of a missing product: got %v, want %v", err, domain.ErrNotFound)
 			}
 		})

@@ -140,11 +140,11 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "max:255"}, {Field: "email", Rule: "email"}, {Field: "age", Rule: "min_value:0"}, {Field: "address.country", Rule: "max:255"}}},
 				{"People.Replace with a bad e-mail", func() error {
-					_, err := people.Replace(ctx, domain.Actor{}, pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"}, ports.Precondition{})
+					_, err := people.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pat.ID, ports.PersonInput{Name: "Pat", Email: "pat@localhost"}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "email", Rule: "email"}}},
 				{"People.Patch of the age", func() error {
-					_, err := people.Patch(ctx, domain.Actor{}, pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))}, ports.Precondition{})
+					_, err := people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), pat.ID, ports.PersonPatch{Age: ports.Some(ptr(151))}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "age", Rule: "max_value:150"}}},
 				{"Products.Create with everything wrong", func() error {
@@ -152,7 +152,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, []domain.Violation{{Field: "name", Rule: "required"}, {Field: "price", Rule: "min_value:0"}, {Field: "description", Rule: "max:5000"}, {Field: "stock", Rule: "min_value:0"}, {Field: "sku", Rule: "required"}}},
 				{"Products.Replace past the price bound", func() error {
-					_, err := products.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1}, ports.Precondition{})
+					_, err := products.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pen.ID, ports.ProductInput{Name: "Pen", PriceCents: domain.MaxPrice*100 + 1}, ports.Precondition{})
 					return err
 				}, []domain.Violation{{Field: "price", Rule: "max_value:999999999999"}}},
 				{"Accounts.Register with everything wrong", func() error {
@@ -241,14 +241,14 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 					return err
 				}, domain.ErrUnauthenticated},
 				{"People.Patch by a browser session under CRUD_AUTH=token", func() error {
-					_, err := gatedPeople.Patch(ctx, session, pat.ID, ports.PersonPatch{Name: ports.Some("Sam")}, ports.Precondition{})
+					_, err := gatedPeople.Patch(ctx, domain.ByOwnRight(session), pat.ID, ports.PersonPatch{Name: ports.Some("Sam")}, ports.Precondition{})
 					return err
 				}, domain.ErrUnauthenticated},
 				{"People.Delete by nobody under CRUD_AUTH=token", func() error {
 					return gatedPeople.Delete(ctx, domain.Actor{}, pat.ID, ports.Precondition{})
 				}, domain.ErrUnauthenticated},
 				{"Products.Replace by nobody under CRUD_AUTH=token", func() error {
-					_, err := gatedProducts.Replace(ctx, domain.Actor{}, pen.ID, ports.ProductInput{Name: "Quill", PriceCents: 1}, ports.Precondition{})
+					_, err := gatedProducts.Replace(ctx, domain.ByOwnRight(domain.Actor{}), pen.ID, ports.ProductInput{Name: "Quill", PriceCents: 1}, ports.Precondition{})
 					return err
 				}, domain.ErrUnauthenticated},
 			} {
@@ -275,7 +275,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 			if _, err := w.posts.Show(ctx, openly(profileOnly), post.Post.ID(), false); err != nil {
 				t.Errorf("Posts.Show of the author's post, reads open, without posts:read: %v", err)
 			}
-			if _, err := gatedProducts.Replace(ctx, ann, pen.ID, ports.ProductInput{Name: "Pen", PriceCents: 100}, ports.Precondition{}); err != nil {
+			if _, err := gatedProducts.Replace(ctx, domain.ByOwnRight(ann), pen.ID, ports.ProductInput{Name: "Pen", PriceCents: 100}, ports.Precondition{}); err != nil {
 				t.Errorf("Products.Replace with a token under CRUD_AUTH=token: %v", err)
 			}
 			pen, _ = products.Get(ctx, pen.ID)
@@ -318,6 +318,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 			}
 
 			keepOwnerAndAdminRules(t, store, w, ann, post.Post.ID())
+			keepDirectoryAdminRules(t, store, w, pat.ID, pen.ID)
 		})
 	}
 }
@@ -481,5 +482,144 @@ func keepOwnerAndAdminRules(t *testing.T, store ports.Store, w *accountWorld, an
 	}
 	if _, err := w.posts.Show(ctx, ann, postID, false); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("the post after the admin's delete: %v, want not found", err)
+	}
+}
+
+// keepDirectoryAdminRules runs area B's updates (People.Patch and
+// Replace, Products.Replace) as the console and the API call them: by
+// anyone's own right, as area B lets anyone write (CRUD_AUTH=token asking
+// a token), unaudited; by an admin by admin right, which CRUD_AUTH=token
+// does not gate, keeping the same rules and audited as person.update or
+// product.update in the change's transaction; and refused, changing
+// nothing and auditing nothing, to a non-admin or a token claiming admin
+// rights.
+func keepDirectoryAdminRules(t *testing.T, store ports.Store, w *accountWorld, personID, productID int64) {
+	t.Helper()
+	ctx := context.Background()
+	const address = "198.51.100.9"
+	clk := clock.NewFixed(t0.Add(time.Hour))
+	people := app.NewPeople(store, clk, app.DirectoryConfig{})
+	products := app.NewProducts(store, clk, app.DirectoryConfig{})
+	gatedPeople := app.NewPeople(store, clk, app.DirectoryConfig{RequireToken: true})
+	gatedProducts := app.NewProducts(store, clk, app.DirectoryConfig{RequireToken: true})
+	ops := w.register(t, "ops@example.com")
+	if err := store.Repos().Admin.SetAdmin(ctx, ops.User.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ops.User.IsAdmin = true
+	opsSession := ops
+	opsSession.Token = nil
+	admin := domain.ByAdminRight(opsSession, address)
+	eve := w.register(t, "eve@example.com")
+	eveSession := eve
+	eveSession.Token = nil
+	directoryAudit := func() []domain.AuditEntry {
+		t.Helper()
+		rows, _, err := store.Repos().Admin.Audit(ctx, ports.Page{Limit: 100}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []domain.AuditEntry
+		for _, row := range rows {
+			if row.SubjectType == domain.SubjectPerson || row.SubjectType == domain.SubjectProduct {
+				out = append(out, row)
+			}
+		}
+		return out
+	}
+	person, err := people.Get(ctx, personID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	product, err := products.Get(ctx, productID)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The rules hold by admin right as by anyone's own.
+	_, err = people.Patch(ctx, admin, personID, ports.PersonPatch{Email: ports.Some("not an address"), Age: ports.Some(ptr(151))}, ports.Precondition{})
+	if got, want := violationsOf(t, "People.Patch by admin right", err), []domain.Violation{{Field: "email", Rule: "email"}, {Field: "age", Rule: "max_value:150"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("People.Patch by admin right: got %v, want %v", got, want)
+	}
+	_, err = products.Replace(ctx, admin, productID, ports.ProductInput{Name: "", PriceCents: -1}, ports.Precondition{})
+	if got, want := violationsOf(t, "Products.Replace by admin right", err), []domain.Violation{{Field: "name", Rule: "required"}, {Field: "price", Rule: "min_value:0"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Products.Replace by admin right: got %v, want %v", got, want)
+	}
+
+	// Who claims admin rights without holding them is refused, under
+	// either gate.
+	for _, who := range []struct {
+		name  string
+		actor domain.Acting
+	}{
+		{"a non-admin's session claiming admin rights", domain.ByAdminRight(eveSession, address)},
+		{"the admin's token claiming admin rights", domain.ByAdminRight(ops, address)},
+	} {
+		for _, ps := range []*app.People{people, gatedPeople} {
+			if _, err := ps.Patch(ctx, who.actor, personID, ports.PersonPatch{Name: ports.Some("Taken")}, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
+				t.Errorf("People.Patch by %s: got %v, want forbidden", who.name, err)
+			}
+			if _, err := ps.Replace(ctx, who.actor, personID, ports.PersonInput{Name: "Taken", Email: "taken@example.com"}, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
+				t.Errorf("People.Replace by %s: got %v, want forbidden", who.name, err)
+			}
+		}
+		for _, ps := range []*app.Products{products, gatedProducts} {
+			if _, err := ps.Replace(ctx, who.actor, productID, ports.ProductInput{Name: "Taken", PriceCents: 1}, ports.Precondition{}); !errors.Is(err, domain.ErrForbidden) {
+				t.Errorf("Products.Replace by %s: got %v, want forbidden", who.name, err)
+			}
+		}
+	}
+	if got, err := people.Get(ctx, personID); err != nil || !reflect.DeepEqual(got, person) {
+		t.Errorf("person after refused changes: got %+v, %v, want %+v", got, err, person)
+	}
+	if got, err := products.Get(ctx, productID); err != nil || !reflect.DeepEqual(got, product) {
+		t.Errorf("product after refused changes: got %+v, %v, want %+v", got, err, product)
+	}
+	if rows := directoryAudit(); len(rows) != 0 {
+		t.Fatalf("refused changes wrote audit rows: %+v", rows)
+	}
+
+	// Anyone's own right: area B's ordinary path, unaudited.
+	if _, err := people.Patch(ctx, domain.ByOwnRight(domain.Actor{}), personID, ports.PersonPatch{Name: ports.Some("Pat by anyone")}, ports.Precondition{}); err != nil {
+		t.Fatalf("People.Patch by anyone: %v", err)
+	}
+	if _, err := products.Replace(ctx, domain.ByOwnRight(eveSession), productID, ports.ProductInput{Name: "Pen by anyone", PriceCents: 150}, ports.Precondition{}); err != nil {
+		t.Fatalf("Products.Replace by anyone: %v", err)
+	}
+	if rows := directoryAudit(); len(rows) != 0 {
+		t.Errorf("changes by own right wrote audit rows: %+v", rows)
+	}
+
+	// The admin by admin right, through a console session, which
+	// CRUD_AUTH=token does not turn away: each change audited.
+	got, err := gatedPeople.Patch(ctx, admin, personID, ports.PersonPatch{Name: ports.Some("Pat by the admin"), Age: ports.Some(ptr(40))}, ports.Precondition{})
+	if err != nil || got.Name != "Pat by the admin" || got.Age == nil || *got.Age != 40 || got.Email != person.Email {
+		t.Errorf("People.Patch by admin right: got %+v, %v", got, err)
+	}
+	if _, err := people.Replace(ctx, admin, personID, ports.PersonInput{Name: "Pat replaced", Email: "pat2@example.com"}, ports.Precondition{}); err != nil {
+		t.Errorf("People.Replace by admin right: %v", err)
+	}
+	item, err := gatedProducts.Replace(ctx, admin, productID, ports.ProductInput{Name: "Pen by the admin", PriceCents: 250, Stock: 3, SKU: ptr("PEN-ADMIN")}, ports.Precondition{})
+	if err != nil || item.Name != "Pen by the admin" || item.PriceCents != 250 || item.Stock != 3 {
+		t.Errorf("Products.Replace by admin right: got %+v, %v", item, err)
+	}
+	rows := directoryAudit()
+	want := []struct {
+		action  domain.AuditAction
+		subject string
+		id      int64
+	}{ // newest first
+		{domain.AuditProductUpdate, domain.SubjectProduct, productID},
+		{domain.AuditPersonUpdate, domain.SubjectPerson, personID},
+		{domain.AuditPersonUpdate, domain.SubjectPerson, personID},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("audit rows of area B: got %+v, want %d", rows, len(want))
+	}
+	for i, w := range want {
+		row := rows[i]
+		if row.Action != w.action || row.SubjectType != w.subject || row.SubjectID != w.id || row.AdminID != ops.User.ID || row.AdminEmail != "ops@example.com" || row.Address != address {
+			t.Errorf("audit row %d: got %+v, want %s of %s %d", i, row, w.action, w.subject, w.id)
+		}
 	}
 }

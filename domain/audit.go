@@ -30,6 +30,8 @@ const (
 	AuditTagRename        AuditAction = "tag.rename"
 	AuditTagMerge         AuditAction = "tag.merge"
 	AuditTagDelete        AuditAction = "tag.delete"
+	AuditPersonUpdate     AuditAction = "person.update"
+	AuditProductUpdate    AuditAction = "product.update"
 )
 
 // The kinds of record an audit entry is about.
@@ -42,6 +44,9 @@ const (
 	SubjectDelivery = "delivery"
 	SubjectMail     = "mail"
 	SubjectTag      = "tag"
+	// SubjectPerson and SubjectProduct are area B's records.
+	SubjectPerson  = "person"
+	SubjectProduct = "product"
 )
 
 // AuditEntry is one row of the audit log: who did what to which record,

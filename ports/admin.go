@@ -230,6 +230,28 @@ type AdminReads interface {
 	// ExportPosts calls fn with every post, drafts included, in id order,
 	// as ExportUsers does.
 	ExportPosts(ctx context.Context, caller AdminCaller, fn func(domain.Post) error) error
+
+	// Webhook returns any user's webhook with its owner's e-mail, its
+	// secret left out. domain.ErrNotFound.
+	Webhook(ctx context.Context, caller AdminCaller, id int64) (AdminWebhook, error)
+
+	// People returns one page of area B's user records q selects, newest
+	// first (id descending), searched by name or e-mail as PersonQuery's
+	// Search, and how many match. Person returns one. They read what
+	// area B's open reads (People) read, behind the console's rights.
+	// A search domain.CheckSearch refuses is domain.Invalid on field q.
+	People(ctx context.Context, caller AdminCaller, q AdminDirectoryQuery) ([]domain.Person, int, error)
+	Person(ctx context.Context, caller AdminCaller, id int64) (domain.Person, error)
+	// Products and Product are People and Person for area B's products,
+	// searched by name (ProductQuery).
+	Products(ctx context.Context, caller AdminCaller, q AdminDirectoryQuery) ([]domain.Product, int, error)
+	Product(ctx context.Context, caller AdminCaller, id int64) (domain.Product, error)
+}
+
+// AdminDirectoryQuery selects a page of area B's records, newest first.
+type AdminDirectoryQuery struct {
+	Search string
+	Page   Page
 }
 
 // Moderation is what only an operator does, which no owner's use case

@@ -53,15 +53,21 @@ type People interface {
 	// field that breaks domain.Person.Check; domain.ErrEmailTaken when the
 	// e-mail is in use, compared by domain.EmailKey.
 	Create(ctx context.Context, actor domain.Actor, in PersonInput) (domain.Person, error)
-	// Replace overwrites every field of record id in one transaction.
+	// Replace overwrites every field of record id in one transaction, as
+	// Patch does.
 	// domain.ErrNotFound, an Invalid error as Create's,
 	// domain.ErrEmailTaken, domain.ErrPreconditionFailed when pre does not allow the version found.
-	Replace(ctx context.Context, actor domain.Actor, id int64, in PersonInput, pre Precondition) (domain.Person, error)
+	Replace(ctx context.Context, actor domain.Acting, id int64, in PersonInput, pre Precondition) (domain.Person, error)
 	// Patch changes the fields p sets and keeps the others, reading and
 	// writing in one transaction. domain.ErrNotFound, an Invalid error when
 	// the patched record breaks domain.Person.Check, domain.ErrEmailTaken,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Patch(ctx context.Context, actor domain.Actor, id int64, p PersonPatch, pre Precondition) (domain.Person, error)
+	// The actor acts by own right, as the API's callers do (gated as every
+	// write is), or by admin right (the console), which the gate does not
+	// ask: the account is read again in the transaction and refused with
+	// domain.ErrForbidden unless it is an admin acting through a browser
+	// session, and the change writes the audit row person.update.
+	Patch(ctx context.Context, actor domain.Acting, id int64, p PersonPatch, pre Precondition) (domain.Person, error)
 	// Delete removes record id. domain.ErrNotFound,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error
@@ -91,7 +97,9 @@ type Products interface {
 	// Replace overwrites every field of product id in one transaction.
 	// domain.ErrNotFound, an Invalid error as Create's, domain.ErrSKUTaken,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
-	Replace(ctx context.Context, actor domain.Actor, id int64, in ProductInput, pre Precondition) (domain.Product, error)
+	// The actor acts by own right or by admin right as in People.Patch;
+	// the change by admin right writes the audit row product.update.
+	Replace(ctx context.Context, actor domain.Acting, id int64, in ProductInput, pre Precondition) (domain.Product, error)
 	// Delete removes product id. domain.ErrNotFound,
 	// domain.ErrPreconditionFailed when pre does not allow the version found.
 	Delete(ctx context.Context, actor domain.Actor, id int64, pre Precondition) error

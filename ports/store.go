@@ -222,4 +222,15 @@ type ProductRepository interface {
 	Delete(ctx context.Context, id int64) error
 	// List returns one page of products in id order and how many there are.
 	List(ctx context.Context, page Page) ([]domain.Product, int, error)
+	// Search returns one page of the products q selects, newest first (id
+	// descending), and how many match in all.
+	Search(ctx context.Context, q ProductQuery) ([]domain.Product, int, error)
+}
+
+// ProductQuery selects a page of products, newest first (id descending).
+// Search keeps products whose name contains it, ignoring ASCII case, with
+// % and _ taken literally, as PersonQuery's does.
+type ProductQuery struct {
+	Search string
+	Page   Page
 }

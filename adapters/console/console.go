@@ -2,7 +2,8 @@
 // served under /admin on the service's listener. It renders html/template
 // pages embedded in the binary, decodes forms, and calls the admin use
 // cases (ports.Admin) and, by admin right, the owners' own use cases
-// (ports.Posts, ports.Comments, ports.Tokens), which check the caller's
+// (ports.Posts, ports.Comments, ports.Tokens, and area B's ports.People
+// and ports.Products), which check the caller's
 // rights and write the audit log; it holds no rule. Sign-in reuses the browser sessions of the store
 // (ports.Sessions) under a cookie of its own, so every replica sees a
 // console session, and the transport mechanics it shares with the API
@@ -47,6 +48,10 @@ type Services struct {
 	Comments ports.Comments
 	Tokens   ports.Tokens
 	Tags     ports.Tags
+	// People and Products update area B's records by admin right as the
+	// API's PUT does, which they check and audit.
+	People   ports.People
+	Products ports.Products
 	// Sessions keeps console sessions, in the store, with the API's login
 	// throttle.
 	Sessions ports.Sessions
@@ -61,6 +66,8 @@ type owners struct {
 	comments ports.Comments
 	tokens   ports.Tokens
 	tags     ports.Tags
+	people   ports.People
+	products ports.Products
 }
 
 // Console is the admin console's routes and renderer.
@@ -80,7 +87,7 @@ type Console struct {
 func New(cfg Config, log *slog.Logger, svc Services) *Console {
 	return &Console{
 		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup,
-		owners:  owners{posts: svc.Posts, comments: svc.Comments, tokens: svc.Tokens, tags: svc.Tags},
+		owners:  owners{posts: svc.Posts, comments: svc.Comments, tokens: svc.Tokens, tags: svc.Tags, people: svc.People, products: svc.Products},
 		proxies: cfg.TrustedProxies, pages: mustParsePages(),
 	}
 }
@@ -138,6 +145,12 @@ func (k *Console) Mount(app *fiber.App) {
 	r.Post("/tags/:id/rename", k.checkPost, k.signedIn, k.renameTag)
 	r.Post("/tags/:id/merge", k.checkPost, k.signedIn, k.mergeTag)
 	r.Post("/tags/:id/delete", k.checkPost, k.signedIn, k.deleteTag)
+	r.Get("/people", k.signedIn, k.people)
+	r.Get("/people/:id", k.signedIn, k.person)
+	r.Post("/people/:id/edit", k.checkPost, k.signedIn, k.editPerson)
+	r.Get("/products", k.signedIn, k.products)
+	r.Get("/products/:id", k.signedIn, k.product)
+	r.Post("/products/:id/edit", k.checkPost, k.signedIn, k.editProduct)
 	r.Get("/webhooks", k.signedIn, k.webhooks)
 	r.Get("/webhooks/:id", k.signedIn, k.webhook)
 	r.Post("/webhooks/:id/disable", k.checkPost, k.signedIn, k.disableWebhook)

@@ -16,6 +16,29 @@ var fieldNames = map[string]string{
 	"body":     "body",
 	"status":   "status",
 	"tags":     "tags",
+	// Area B's records.
+	"age":             "age",
+	"address.street":  "street",
+	"address.city":    "city",
+	"address.zip":     "postal code",
+	"address.country": "country",
+	"price":           "price",
+	"description":     "description",
+	"stock":           "stock",
+	"sku":             "SKU",
+}
+
+// fieldName is how the forms' sentences name field: by its own name, else
+// an item of a list (tags.2) as its list.
+func fieldName(field string) string {
+	if name := fieldNames[field]; name != "" {
+		return name
+	}
+	name, _, _ := strings.Cut(field, ".")
+	if n := fieldNames[name]; n != "" {
+		return n
+	}
+	return strings.ReplaceAll(name, "_", " ")
 }
 
 // formSentence words one broken rule of a field of the console's forms
@@ -23,11 +46,7 @@ var fieldNames = map[string]string{
 // the domain, the sentences are the pages' own. An item of a list (tags.2)
 // is worded as its list.
 func formSentence(v domain.Violation) string {
-	name, _, _ := strings.Cut(v.Field, ".")
-	field := fieldNames[name]
-	if field == "" {
-		field = strings.ReplaceAll(name, "_", " ")
-	}
+	field := fieldName(v.Field)
 	name, param, _ := strings.Cut(string(v.Rule), ":")
 	switch name {
 	case string(domain.RuleRequired):
@@ -51,6 +70,16 @@ func formSentence(v domain.Violation) string {
 		return resetTokenSentence
 	case domain.RuleMaxItems:
 		return "Choose at most " + param + " " + field + "."
+	case domain.RuleMinValue:
+		return "The " + field + " must be at least " + param + "."
+	case domain.RuleMaxValue:
+		return "The " + field + " must be at most " + param + "."
+	case string(domain.RuleInteger):
+		return "The " + field + " must be a whole number."
+	case string(domain.RuleNumeric):
+		return "The " + field + " must be a number."
+	case domain.RuleDecimal:
+		return "The " + field + " takes at most two decimals."
 	case string(domain.RuleExists):
 		return "One of the " + field + " chosen no longer exists."
 	case string(domain.RuleNoNullBytes), string(domain.RuleUTF8):

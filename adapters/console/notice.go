@@ -30,6 +30,8 @@ var notices = map[string]string{
 	"tag.rename":         "The tag was renamed.",
 	"tag.merge":          "The tag was merged into the other one.",
 	"tag.delete":         "The tag was deleted; its posts stay.",
+	"person.update":      "The person was saved.",
+	"product.update":     "The product was saved.",
 	"webhook.disable":    "The webhook was disabled.",
 	"webhook.enable":     "The webhook was enabled.",
 	"delivery.retry":     "The delivery will be sent again shortly.",

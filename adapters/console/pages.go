@@ -258,26 +258,6 @@ func (k *Console) webhooks(c *fiber.Ctx) error {
 	}{hooks, newPager(prefix+"/webhooks", nil, n, total, 0)})
 }
 
-func (k *Console) webhook(c *fiber.Ctx) error {
-	id, err := idOf(c)
-	if err != nil {
-		return err
-	}
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	deliveries, total, err := k.admin.Deliveries(c.UserContext(), caller(c), id, pg)
-	if err != nil {
-		return err
-	}
-	return k.show(c, "webhook", "Webhook "+strconv.FormatInt(id, 10), struct {
-		ID         int64
-		Deliveries []domain.Delivery
-		Pager      pager
-	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total, 0)})
-}
-
 func (k *Console) mails(c *fiber.Ctx) error {
 	n, pg, err := pageOf(c)
 	if err != nil {

@@ -25,7 +25,7 @@ var templateFiles embed.FS
 
 // pageNames are the console's templates under templates/, each rendered
 // inside layout.html.
-var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "tags", "webhooks", "webhook", "mails", "audit", "setup"}
+var pageNames = []string{"login", "error", "overview", "users", "user", "posts", "post", "comments", "trash", "tags", "people", "person", "products", "product", "webhooks", "webhook", "mails", "audit", "setup"}
 
 // hostedNames are the hosted pages' templates (hosted.go), each rendered
 // inside hosted.html, which has neither the console's navigation nor
@@ -37,7 +37,7 @@ type pages map[string]*template.Template
 
 // funcs are the helpers the templates call. html/template escapes
 // everything they return.
-var funcs = template.FuncMap{"when": when, "visible": visible, "version": formatVersion}
+var funcs = template.FuncMap{"when": when, "visible": visible, "version": formatVersion, "price": formatCents}
 
 // visible writes every control and format character of s (the bidi
 // controls U+202A-U+202E, U+2066-U+2069, U+200E, U+200F and U+061C, the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -117,4 +118,29 @@ func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, 
 		out[i] = cloneProduct(p)
 	}
 	return out, len(all), nil
+}
+
+// Search filters as people.List does, folding the case of ASCII letters
+// only, and lists newest first.
+func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
+	needle := foldASCII(q.Search)
+	var matches []domain.Product
+	err := r.u.read(ctx, func(s *state) error {
+		for _, p := range s.products {
+			if needle == "" || strings.Contains(foldASCII(p.Name), needle) {
+				matches = append(matches, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.SortFunc(matches, func(a, b domain.Product) int { return cmp.Compare(b.ID, a.ID) })
+	sel := paginate(matches, q.Page)
+	out := make([]domain.Product, len(sel))
+	for i, p := range sel {
+		out[i] = cloneProduct(p)
+	}
+	return out, len(matches), nil
 }

@@ -10,7 +10,12 @@ import (
 )
 
 // products implements ports.ProductRepository.
-type products struct{ q *db.Queries }
+type products struct {
+	q *db.Queries
+	// conn is the connection or transaction q runs on, for Search's
+	// query, whose pattern sqlc would not add to.
+	conn db.DBTX
+}
 
 var _ ports.ProductRepository = products{}
 
@@ -109,4 +114,45 @@ func productOf(row db.Product) domain.Product {
 		CreatedAt:   timeOf(row.CreatedAt),
 		UpdatedAt:   timeOf(row.UpdatedAt),
 	}
+}
+
+// productsFilter is the WHERE clause of Search: people's filter
+// (CountPeople) on the name alone, an ILIKE pattern whose literal % and _
+// are escaped, folding ASCII letters only under the "C" collation.
+const productsFilter = `name COLLATE "C" ILIKE $1 ESCAPE '\'`
+
+// Search pages through the products whose name holds q.Search, newest
+// first, reading the total in the page's snapshot (count(*) OVER ()).
+func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
+	const op = "search products"
+	pattern := "%" + escapeLike(q.Search) + "%"
+	limit, offset := pageBounds(q.Page)
+	rows, err := r.conn.Query(ctx, `SELECT id, name, price_cents, description, stock, sku, created_at, updated_at, count(*) OVER ()
+FROM products
+WHERE `+productsFilter+`
+ORDER BY id DESC
+LIMIT $2 OFFSET $3`, pattern, limit, offset)
+	if err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	defer rows.Close()
+	list := []domain.Product{}
+	var total int64
+	for rows.Next() {
+		var row db.Product
+		if err := rows.Scan(&row.ID, &row.Name, &row.PriceCents, &row.Description, &row.Stock, &row.Sku, &row.CreatedAt, &row.UpdatedAt, &total); err != nil {
+			return nil, 0, storeError(op, err)
+		}
+		list = append(list, productOf(row))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	if len(list) == 0 && offset > 0 {
+		// A page past the end carries no total; count apart.
+		if err := r.conn.QueryRow(ctx, `SELECT count(*) FROM products WHERE `+productsFilter, pattern).Scan(&total); err != nil {
+			return nil, 0, storeError(op, err)
+		}
+	}
+	return list, int(total), nil
 }

@@ -247,7 +247,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		RateLimits:     sqlrepo.RateLimits{Q: rateLimitQueries{q}, B: border},
 		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{q}, B: border},
 		People:         people{q: q, conn: conn},
-		Products:       products{q: q},
+		Products:       products{q: q, conn: conn},
 		Posts:          posts{q: q},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
 		Tags:           tags{q: q, conn: conn, reads: reads},

@@ -104,3 +104,40 @@ func pageBounds(p ports.Page) (limit, offset int64) {
 	}
 	return limit, max(offset, 0)
 }
+
+// productsFilter is the WHERE clause of Search, people's filter on the
+// name alone: instr of lower() takes % and _ literally and folds ASCII
+// letters only.
+const productsFilter = `?1 = '' OR instr(lower(name), lower(?1)) > 0`
+
+// Search pages through the products whose name holds q.Search, newest
+// first.
+func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
+	const op = "search products"
+	limit, offset := pageBounds(q.Page)
+	rows, err := r.c.readDB.QueryContext(ctx, `SELECT id, name, price_cents, description, stock, sku, created_at, updated_at
+FROM products
+WHERE `+productsFilter+`
+ORDER BY id DESC
+LIMIT ?2 OFFSET ?3`, q.Search, limit, offset)
+	if err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	defer rows.Close()
+	list := []domain.Product{}
+	for rows.Next() {
+		var row db.Product
+		if err := rows.Scan(&row.ID, &row.Name, &row.PriceCents, &row.Description, &row.Stock, &row.Sku, &row.CreatedAt, &row.UpdatedAt); err != nil {
+			return nil, 0, storeError(op, err)
+		}
+		list = append(list, productOf(row))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	var total int64
+	if err := r.c.readDB.QueryRowContext(ctx, `SELECT count(*) FROM products WHERE `+productsFilter, q.Search).Scan(&total); err != nil {
+		return nil, 0, storeError(op, err)
+	}
+	return list, int(total), nil
+}

@@ -18,6 +18,7 @@ var productTests = []storeTest{
 	{"Lock", testProductLock},
 	{"Delete", testProductDelete},
 	{"List", testProductList},
+	{"Search", testProductSearch},
 }
 
 func testProductRoundTrip(t *testing.T, st ports.Store) {
@@ -274,5 +275,57 @@ func testProductLock(t *testing.T, st ports.Store) {
 	got, err := st.Repos().Products.Get(ctx, p.ID)
 	if checkErr(t, "Products.Get", err, nil) {
 		check(t, "product updated after Lock", got, changed)
+	}
+}
+
+// testProductSearch: newest first (id descending, whatever the creation
+// times say), the name holding the search with ASCII letters folded and %
+// and _ taken literally, paged with the matches' total, a page past the
+// end included.
+func testProductSearch(t *testing.T, st ports.Store) {
+	ctx := t.Context()
+	r := st.Repos()
+	var all []domain.Product
+	for i, name := range []string{"Blue INK", "Red pen", "ink 100%", "Ink_jet", "Paper", "ÉCLAT ink"} {
+		p := newProduct(name, nil)
+		p.CreatedAt = at(time.Duration(10-i) * time.Hour) // against id order: the order is by id
+		all = append(all, createProduct(t, r, p))
+	}
+	cases := []struct {
+		search string
+		page   ports.Page
+		want   []int
+		total  int
+	}{
+		{"", ports.Page{Limit: 10}, []int{5, 4, 3, 2, 1, 0}, 6},
+		{"ink", ports.Page{Limit: 10}, []int{5, 3, 2, 0}, 4},
+		{"INK", ports.Page{Offset: 1, Limit: 2}, []int{3, 2}, 4},
+		{"ink", ports.Page{Offset: 4, Limit: 2}, nil, 4},
+		{"%", ports.Page{Limit: 10}, []int{2}, 1},
+		{"_", ports.Page{Limit: 10}, []int{3}, 1},
+		{"éclat", ports.Page{Limit: 10}, nil, 0}, // only ASCII letters fold
+		{"ÉCLAT", ports.Page{Limit: 10}, []int{5}, 1},
+		{"nothing", ports.Page{Limit: 10}, nil, 0},
+	}
+	for _, tc := range cases {
+		what := fmt.Sprintf("Products.Search(%q, Page%+v)", tc.search, tc.page)
+		got, total, err := r.Products.Search(ctx, ports.ProductQuery{Search: tc.search, Page: tc.page})
+		if !checkErr(t, what, err, nil) {
+			continue
+		}
+		if total != tc.total {
+			t.Errorf("%s: got total %d, want %d", what, total, tc.total)
+		}
+		want := make([]domain.Product, len(tc.want))
+		for i, j := range tc.want {
+			want[i] = all[j]
+		}
+		if g, w := productIDs(got), productIDs(want); !slices.Equal(g, w) {
+			t.Errorf("%s: got ids %v, want %v", what, g, w)
+			continue
+		}
+		for i := range got {
+			check(t, fmt.Sprintf("%s: item %d", what, i), got[i], want[i])
+		}
 	}
 }

@@ -69,7 +69,7 @@ func (p products) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	item, err := p.products.Replace(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
+	item, err := p.products.Replace(c.UserContext(), domain.ByOwnRight(writerOf(c)), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func (u users) replace(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Replace(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
+	p, err := u.people.Replace(c.UserContext(), domain.ByOwnRight(writerOf(c)), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (u users) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := u.people.Patch(c.UserContext(), writerOf(c), id, in, conditional.IfMatch(c))
+	p, err := u.people.Patch(c.UserContext(), domain.ByOwnRight(writerOf(c)), id, in, conditional.IfMatch(c))
 	if err != nil {
 		return err
 	}
