@@ -81,22 +81,24 @@ func idOf(c *fiber.Ctx) (int64, error) {
 
 // pager is what a list page shows under its rows: where the neighbouring
 // pages are, keeping the other query parameters. More says that Total is
-// only a lower bound: a search counts its matches up to
-// ports.AdminCountLimit, and then says "more than" that many.
+// only a lower bound, as the use case counted (ports.Counted.AtLeast): the
+// page then says "more than" Total.
 type pager struct {
 	Page, Total, Pages int
 	More               bool
 	Prev, Next         string
 }
 
-// newPager is the pager of page of a list of total rows, counted up to
-// bound (0: exactly). A total above bound (bound+1) still gives the page
-// after bound its Next link.
-func newPager(path string, query url.Values, page, total, bound int) pager {
-	p := pager{Page: page, Total: total, Pages: max((total+perPage-1)/perPage, 1)}
-	if bound > 0 && total > bound {
-		p.More, p.Total = true, bound
+// newPager is the pager of page of a list of total rows, more than total
+// when atLeast: then the page after the last counted row still has its
+// Next link.
+func newPager(path string, query url.Values, page, total int, atLeast bool) pager {
+	p := pager{Page: page, Total: total, More: atLeast}
+	counted := total
+	if atLeast {
+		counted++
 	}
+	p.Pages = max((counted+perPage-1)/perPage, 1)
 	link := func(n int) string {
 		q := url.Values{}
 		for k, v := range query {
@@ -116,13 +118,9 @@ func newPager(path string, query url.Values, page, total, bound int) pager {
 	return p
 }
 
-// searchBound is how far ports.Admin counts the matches of search q on
-// page pg: ports.AdminCountLimit for a search, exactly (0) otherwise.
-func searchBound(q string, pg ports.Page) int {
-	if q == "" {
-		return 0
-	}
-	return ports.AdminCountLimit(pg)
+// countedPager is the pager of page of list, as its use case counted it.
+func countedPager[T any](path string, query url.Values, page int, list ports.Counted[T]) pager {
+	return newPager(path, query, page, list.Total, list.AtLeast)
 }
 
 func (k *Console) overview(c *fiber.Ctx) error {
@@ -142,7 +140,7 @@ func (k *Console) users(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	users, total, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Page: pg})
+	users, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Page: pg})
 	if err != nil {
 		return err
 	}
@@ -150,7 +148,7 @@ func (k *Console) users(c *fiber.Ctx) error {
 		Q     string
 		Users []domain.User
 		Pager pager
-	}{q, users, newPager(prefix+"/users", url.Values{"q": {q}}, n, total, searchBound(q, pg))})
+	}{q, users.Rows, countedPager(prefix+"/users", url.Values{"q": {q}}, n, users)})
 }
 
 func (k *Console) user(c *fiber.Ctx) error {
@@ -180,12 +178,12 @@ func (k *Console) posts(c *fiber.Ctx) error {
 	default:
 		return errBadQuery
 	}
-	posts, total, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Page: pg})
+	posts, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Page: pg})
 	if err != nil {
 		return err
 	}
-	return k.show(c, "posts", "Posts", postsPage(q, status, posts, csrfToken(c),
-		newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total, searchBound(q, pg))))
+	return k.show(c, "posts", "Posts", postsPage(q, status, posts.Rows, csrfToken(c),
+		countedPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, posts)))
 }
 
 // postsList is the data of posts.html: the page's posts as Rows, written
@@ -255,7 +253,7 @@ func (k *Console) webhooks(c *fiber.Ctx) error {
 	return k.show(c, "webhooks", "Webhooks", struct {
 		Webhooks []ports.AdminWebhook
 		Pager    pager
-	}{hooks, newPager(prefix+"/webhooks", nil, n, total, 0)})
+	}{hooks, newPager(prefix+"/webhooks", nil, n, total, false)})
 }
 
 func (k *Console) webhook(c *fiber.Ctx) error {
@@ -275,7 +273,7 @@ func (k *Console) webhook(c *fiber.Ctx) error {
 		ID         int64
 		Deliveries []domain.Delivery
 		Pager      pager
-	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total, 0)})
+	}{id, deliveries, newPager(prefix+"/webhooks/"+strconv.FormatInt(id, 10), nil, n, total, false)})
 }
 
 func (k *Console) mails(c *fiber.Ctx) error {
@@ -290,7 +288,7 @@ func (k *Console) mails(c *fiber.Ctx) error {
 	return k.show(c, "mails", "Mails", struct {
 		Mails []domain.Mail
 		Pager pager
-	}{mails, newPager(prefix+"/mails", nil, n, total, 0)})
+	}{mails, newPager(prefix+"/mails", nil, n, total, false)})
 }
 
 func (k *Console) audit(c *fiber.Ctx) error {
@@ -298,12 +296,12 @@ func (k *Console) audit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	entries, total, err := k.admin.Audit(c.UserContext(), caller(c), pg)
+	entries, err := k.admin.Audit(c.UserContext(), caller(c), pg)
 	if err != nil {
 		return err
 	}
 	return k.show(c, "audit", "Audit log", struct {
 		Entries []domain.AuditEntry
 		Pager   pager
-	}{entries, newPager(prefix+"/audit", nil, n, total, ports.AdminListCountBound(pg))})
+	}{entries.Rows, countedPager(prefix+"/audit", nil, n, entries)})
 }
