@@ -150,6 +150,9 @@ func (a *Admin) Users(ctx context.Context, c ports.AdminCaller, q ports.AdminUse
 	if err := checkSearch("q", q.Search); err != nil {
 		return ports.Counted[domain.User]{}, err
 	}
+	if q.Sort, err = checkSort(q.Sort, ports.AdminUserSorts, q.Search); err != nil {
+		return ports.Counted[domain.User]{}, err
+	}
 	q.Page = capped(q.Page)
 	q.CountUpTo = searchBound(q.Search, q.Page)
 	users, total, err := r.Admin.Users(ctx, q)
@@ -275,6 +278,9 @@ func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPos
 		return none, err
 	}
 	if err := checkSearch("q", q.Search); err != nil {
+		return none, err
+	}
+	if q.Sort, err = checkSort(q.Sort, ports.AdminPostSorts, q.Search); err != nil {
 		return none, err
 	}
 	q.Page = capped(q.Page)

@@ -1,6 +1,11 @@
 package app
 
-import "github.com/inkwell/inkwell/ports"
+import (
+	"slices"
+
+	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
+)
 
 // How far the console's lists count. An exact total is the expensive part
 // of a page wherever no store keeps the count: the console's lists say
@@ -34,4 +39,25 @@ func searchBound(term string, p ports.Page) int {
 // listBound is how far a list without a kept count counts on page p.
 func listBound(p ports.Page) int {
 	return max(p.Offset, 0) + AdminListCounted
+}
+
+// checkSort returns the order of a console list, the default (the first
+// of allowed) when s is empty; domain.Invalid on field sort for an order
+// outside allowed, and for any but the default with a search, whose
+// matches are found newest first.
+func checkSort(s ports.AdminSort, allowed []ports.AdminSort, search string) (ports.AdminSort, error) {
+	if s == "" {
+		return allowed[0], nil
+	}
+	if slices.Contains(allowed, s) && (search == "" || s == allowed[0]) {
+		return s, nil
+	}
+	if search != "" {
+		allowed = allowed[:1]
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", domain.InvalidField("sort", domain.RuleOf(domain.RuleIn, names...))
 }

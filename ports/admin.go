@@ -72,19 +72,45 @@ type AdminFailure struct {
 // ASCII letters lower-cased; % and _ are taken literally. CountUpTo, when above 0, bounds the
 // total: the store counts no further than CountUpTo+1 matches
 // (BoundedTotal). The use case sets it; its caller's is ignored.
+//
+// Sort orders an unsearched list: AdminSortNewest ("" is the same),
+// AdminSortOldest (id ascending) or AdminSortEmail (by domain.EmailKey);
+// a search is always newest first.
 type AdminUserQuery struct {
 	Search    string
+	Sort      AdminSort
 	Page      Page
 	CountUpTo int
 }
 
+// AdminSort is how the console orders an unsearched list, as its sort=
+// query parameter names it. Every order walks an index on the SQL stores.
+type AdminSort string
+
+// The orders of the console's lists.
+const (
+	AdminSortNewest AdminSort = "-created"
+	AdminSortOldest AdminSort = "created"
+	AdminSortEmail  AdminSort = "email"
+)
+
+// AdminUserSorts and AdminPostSorts are the orders the lists of accounts
+// and of posts take, the default first.
+var (
+	AdminUserSorts = []AdminSort{AdminSortNewest, AdminSortOldest, AdminSortEmail}
+	AdminPostSorts = []AdminSort{AdminSortNewest, AdminSortOldest}
+)
+
 // AdminPostQuery selects a page of posts of every author, drafts included,
 // newest first. Search keeps posts whose title contains it (as
 // PostFilter.Search); Status "" keeps every status. CountUpTo bounds the
-// total as AdminUserQuery's does.
+// total as AdminUserQuery's does. Sort orders an unsearched list:
+// AdminSortNewest ("" is the same) or AdminSortOldest (created_at, then
+// id, ascending).
 type AdminPostQuery struct {
 	Search    string
 	Status    domain.PostStatus
+	Sort      AdminSort
 	Page      Page
 	CountUpTo int
 }
@@ -159,18 +185,21 @@ type AdminReads interface {
 	// backlogs, and lists the recent failures.
 	Overview(ctx context.Context, caller AdminCaller) (AdminOverview, error)
 
-	// Users returns one page of the accounts q selects, newest first, and
+	// Users returns one page of the accounts q selects, newest first
+	// unless q.Sort says otherwise, and
 	// how many match in all; a search counts only so far (AtLeast), an
 	// unsearched list exactly. A search domain.CheckSearch refuses is
-	// domain.Invalid on field q, and no store is asked.
+	// domain.Invalid on field q, a sort outside AdminUserSorts, or other
+	// than the default with a search, on field sort; no store is asked.
 	Users(ctx context.Context, caller AdminCaller, q AdminUserQuery) (Counted[domain.User], error)
 	// User returns one account with its tokens, sessions and latest
 	// posts. domain.ErrNotFound.
 	User(ctx context.Context, caller AdminCaller, id int64) (AdminAccount, error)
 
 	// Posts returns one page of the posts q selects, every author's
-	// drafts included, newest first, and how many match in all; a search
-	// counts as Users' does, and is refused as Users' is.
+	// drafts included, newest first unless q.Sort (AdminPostSorts) says
+	// otherwise, and how many match in all; a search counts as Users'
+	// does, and a search or a sort is refused as Users' is.
 	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) (Counted[PostView], error)
 	// Post returns any post, a draft included, with its author and tags.
 	// domain.ErrNotFound, also for a post in the trash.
@@ -344,15 +373,17 @@ type AdminRepository interface {
 	// RecentFailures returns up to limit deliveries and mails whose last
 	// attempt failed (LastError set), newest update first.
 	RecentFailures(ctx context.Context, limit int) ([]AdminFailure, error)
-	// Users returns one page of the accounts q selects, id descending,
-	// and how many match in all, as BoundedTotal(n, q.CountUpTo) says.
+	// Users returns one page of the accounts q selects, id descending
+	// (unsearched, in q.Sort's order), and how many match in all, as
+	// BoundedTotal(n, q.CountUpTo) says.
 	Users(ctx context.Context, q AdminUserQuery) ([]domain.User, int, error)
 	// UsersAfter returns up to limit accounts with an id above after, in
 	// id order.
 	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
 	// Posts returns one page of the posts q selects, every author's drafts
-	// included, newest first (created_at, then id, descending), and how
-	// many match in all, as BoundedTotal(n, q.CountUpTo) says. Search
+	// included, newest first (created_at, then id, descending; unsearched,
+	// in q.Sort's order), and how many match in all, as
+	// BoundedTotal(n, q.CountUpTo) says. Search
 	// compares titles as PostFilter.Search does.
 	Posts(ctx context.Context, q AdminPostQuery) ([]domain.Post, int, error)
 	// PostsAfter returns up to limit posts, drafts included, with an id
