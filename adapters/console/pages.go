@@ -140,15 +140,21 @@ func (k *Console) users(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	users, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Page: pg})
+	sort, err := sortOf(c, ports.AdminUserSorts, q)
 	if err != nil {
 		return err
 	}
+	users, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Sort: sort, Page: pg})
+	if err != nil {
+		return err
+	}
+	query := url.Values{"q": {q}, "sort": {sortParam(sort, ports.AdminUserSorts)}}
 	return k.show(c, "users", "Users", struct {
-		Q     string
-		Users []domain.User
-		Pager pager
-	}{q, users.Rows, countedPager(prefix+"/users", url.Values{"q": {q}}, n, users)})
+		Q       string
+		Users   []domain.User
+		Columns map[string]sortColumn
+		Pager   pager
+	}{q, users.Rows, sortColumns(prefix+"/users", query, sort, userSortColumns), countedPager(prefix+"/users", query, n, users)})
 }
 
 func (k *Console) user(c *fiber.Ctx) error {
@@ -178,12 +184,18 @@ func (k *Console) posts(c *fiber.Ctx) error {
 	default:
 		return errBadQuery
 	}
-	posts, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Page: pg})
+	sort, err := sortOf(c, ports.AdminPostSorts, q)
 	if err != nil {
 		return err
 	}
-	return k.show(c, "posts", "Posts", postsPage(q, status, posts.Rows, csrfToken(c),
-		countedPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, posts)))
+	posts, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Sort: sort, Page: pg})
+	if err != nil {
+		return err
+	}
+	query := url.Values{"q": {q}, "status": {string(status)}, "sort": {sortParam(sort, ports.AdminPostSorts)}}
+	list := postsPage(q, status, posts.Rows, csrfToken(c), countedPager(prefix+"/posts", query, n, posts))
+	list.Columns = sortColumns(prefix+"/posts", query, sort, postSortColumns)
+	return k.show(c, "posts", "Posts", list)
 }
 
 // postsList is the data of posts.html: the page's posts as Rows, written
@@ -193,10 +205,12 @@ type postsList struct {
 	Status domain.PostStatus
 	Rows   template.HTML
 	Pager  pager
+	// Columns are the sortable headings by name.
+	Columns map[string]sortColumn
 }
 
 func postsPage(q string, status domain.PostStatus, posts []ports.PostView, csrf string, p pager) postsList {
-	return postsList{q, status, postRows(posts, csrf), p}
+	return postsList{Q: q, Status: status, Rows: postRows(posts, csrf), Pager: p}
 }
 
 // postRows writes the table rows of posts.html, fifty to a page and
