@@ -54,7 +54,7 @@ func TestListSorts(t *testing.T) {
 			if got := strings.Join(column(a, "#users", 0), " "); got != tc.want {
 				t.Errorf("%s: users %s, want %s", tc.path, got, tc.want)
 			}
-			if got := a.doc.Find(`#users th[aria-sort="` + tc.order + `"] a`).AttrOr("data-field", ""); got != tc.sorted {
+			if got := a.doc.Find(`#users th[aria-sort="`+tc.order+`"] a`).AttrOr("data-field", ""); got != tc.sorted {
 				t.Errorf("%s: the %s column is %q, want %s", tc.path, tc.order, got, tc.sorted)
 			}
 		}
