@@ -119,16 +119,6 @@ func checkSearch(field, term string) error {
 	return nil
 }
 
-// countUpTo is the CountUpTo of a console list: a search counts up to
-// ports.AdminCountLimit, while an unsearched list's total is a kept count
-// that costs nothing to give exactly.
-func countUpTo(search string, p ports.Page) int {
-	if search == "" {
-		return 0
-	}
-	return ports.AdminCountLimit(p)
-}
-
 // RecordLogin implements ports.Admin.
 func (a *Admin) RecordLogin(ctx context.Context, c ports.AdminCaller) error {
 	return a.act(ctx, c, domain.AuditAdminLogin, domain.SubjectUser, c.Actor.User.ID,
@@ -152,21 +142,24 @@ func (a *Admin) Overview(ctx context.Context, c ports.AdminCaller) (ports.AdminO
 }
 
 // Users implements ports.Admin.
-func (a *Admin) Users(ctx context.Context, c ports.AdminCaller, q ports.AdminUserQuery) ([]domain.User, int, error) {
+func (a *Admin) Users(ctx context.Context, c ports.AdminCaller, q ports.AdminUserQuery) (ports.Counted[domain.User], error) {
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return nil, 0, err
+		return ports.Counted[domain.User]{}, err
 	}
 	if err := checkSearch("q", q.Search); err != nil {
-		return nil, 0, err
+		return ports.Counted[domain.User]{}, err
+	}
+	if q.Sort, err = checkSort(q.Sort, ports.AdminUserSorts, q.Search); err != nil {
+		return ports.Counted[domain.User]{}, err
 	}
 	q.Page = capped(q.Page)
-	q.CountUpTo = countUpTo(q.Search, q.Page)
+	q.CountUpTo = searchBound(q.Search, q.Page)
 	users, total, err := r.Admin.Users(ctx, q)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin users: %w", err)
+		return ports.Counted[domain.User]{}, fmt.Errorf("admin users: %w", err)
 	}
-	return users, total, nil
+	return ports.CountedUpTo(users, total, q.CountUpTo), nil
 }
 
 // User implements ports.Admin. The posts are read as their author would
@@ -278,19 +271,23 @@ func (a *Admin) VerifyUser(ctx context.Context, c ports.AdminCaller, userID int6
 }
 
 // Posts implements ports.Admin.
-func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPostQuery) ([]ports.PostView, int, error) {
+func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPostQuery) (ports.Counted[ports.PostView], error) {
+	var none ports.Counted[ports.PostView]
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return nil, 0, err
+		return none, err
 	}
 	if err := checkSearch("q", q.Search); err != nil {
-		return nil, 0, err
+		return none, err
+	}
+	if q.Sort, err = checkSort(q.Sort, ports.AdminPostSorts, q.Search); err != nil {
+		return none, err
 	}
 	q.Page = capped(q.Page)
-	q.CountUpTo = countUpTo(q.Search, q.Page)
+	q.CountUpTo = searchBound(q.Search, q.Page)
 	posts, total, err := r.Admin.Posts(ctx, q)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin posts: %w", err)
+		return none, fmt.Errorf("admin posts: %w", err)
 	}
 	ids, authors := make([]int64, len(posts)), make([]int64, len(posts))
 	for i, p := range posts {
@@ -298,13 +295,13 @@ func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPos
 	}
 	users, err := r.Users.ByIDs(ctx, authors)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin posts: %w", err)
+		return none, fmt.Errorf("admin posts: %w", err)
 	}
 	tags, err := r.Tags.OfPosts(ctx, ids)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin posts: %w", err)
+		return none, fmt.Errorf("admin posts: %w", err)
 	}
-	return ports.PostViewsOf(posts, users, tags), total, nil
+	return ports.CountedUpTo(ports.PostViewsOf(posts, users, tags), total, q.CountUpTo), nil
 }
 
 // Post implements ports.Admin: the post as its author would read it.
@@ -422,17 +419,18 @@ func (a *Admin) RetryMail(ctx context.Context, c ports.AdminCaller, id int64) er
 }
 
 // Audit implements ports.Admin.
-func (a *Admin) Audit(ctx context.Context, c ports.AdminCaller, page ports.Page) ([]domain.AuditEntry, int, error) {
+func (a *Admin) Audit(ctx context.Context, c ports.AdminCaller, page ports.Page) (ports.Counted[domain.AuditEntry], error) {
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return nil, 0, err
+		return ports.Counted[domain.AuditEntry]{}, err
 	}
 	page = capped(page)
-	entries, total, err := r.Admin.Audit(ctx, page, ports.AdminListCountBound(page))
+	bound := listBound(page)
+	entries, total, err := r.Admin.Audit(ctx, page, bound)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin audit: %w", err)
+		return ports.Counted[domain.AuditEntry]{}, fmt.Errorf("admin audit: %w", err)
 	}
-	return entries, total, nil
+	return ports.CountedUpTo(entries, total, bound), nil
 }
 
 // ExportUsers implements ports.Admin: keyset batches by id, so memory

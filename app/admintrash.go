@@ -10,14 +10,15 @@ import (
 )
 
 // TrashedPosts implements ports.Admin.
-func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page ports.Page) ([]ports.PostView, int, error) {
+func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page ports.Page) (ports.Counted[ports.PostView], error) {
+	var none ports.Counted[ports.PostView]
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return nil, 0, err
+		return none, err
 	}
 	trashed, total, err := r.Trash.Posts(ctx, 0, capped(page))
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin trashed posts: %w", err)
+		return none, fmt.Errorf("admin trashed posts: %w", err)
 	}
 	authors := make([]int64, len(trashed))
 	for i, t := range trashed {
@@ -25,7 +26,7 @@ func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page port
 	}
 	users, err := r.Users.ByIDs(ctx, authors)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin trashed posts: %w", err)
+		return none, fmt.Errorf("admin trashed posts: %w", err)
 	}
 	byID := make(map[int64]domain.User, len(users))
 	for _, u := range users {
@@ -35,22 +36,23 @@ func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page port
 	for _, t := range trashed {
 		v, err := trashedViews(ctx, r, byID[t.Post.AuthorID()], []ports.TrashedPost{t})
 		if err != nil {
-			return nil, 0, fmt.Errorf("admin trashed posts: %w", err)
+			return none, fmt.Errorf("admin trashed posts: %w", err)
 		}
 		views = append(views, v...)
 	}
-	return views, total, nil
+	return ports.Exact(views, total), nil
 }
 
 // TrashedComments implements ports.Admin.
-func (a *Admin) TrashedComments(ctx context.Context, c ports.AdminCaller, page ports.Page) ([]ports.AdminTrashedComment, int, error) {
+func (a *Admin) TrashedComments(ctx context.Context, c ports.AdminCaller, page ports.Page) (ports.Counted[ports.AdminTrashedComment], error) {
+	var none ports.Counted[ports.AdminTrashedComment]
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return nil, 0, err
+		return none, err
 	}
 	trashed, total, err := r.Trash.Comments(ctx, 0, capped(page))
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin trashed comments: %w", err)
+		return none, fmt.Errorf("admin trashed comments: %w", err)
 	}
 	ids := make([]int64, len(trashed))
 	for i, t := range trashed {
@@ -58,7 +60,7 @@ func (a *Admin) TrashedComments(ctx context.Context, c ports.AdminCaller, page p
 	}
 	users, err := r.Users.ByIDs(ctx, ids)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin trashed comments: %w", err)
+		return none, fmt.Errorf("admin trashed comments: %w", err)
 	}
 	byID := make(map[int64]domain.User, len(users))
 	for _, u := range users {
@@ -68,7 +70,7 @@ func (a *Admin) TrashedComments(ctx context.Context, c ports.AdminCaller, page p
 	for i, t := range trashed {
 		out[i] = ports.AdminTrashedComment{Comment: t.Comment, Author: byID[t.Comment.UserID], DeletedAt: t.DeletedAt}
 	}
-	return out, total, nil
+	return ports.Exact(out, total), nil
 }
 
 // RestorePost implements ports.Admin with the author's restore.

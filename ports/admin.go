@@ -70,45 +70,54 @@ type AdminFailure struct {
 // Search keeps accounts whose name contains it, ignoring the case of ASCII
 // letters only, or whose e-mail key (domain.EmailKey) contains it with its
 // ASCII letters lower-cased; % and _ are taken literally. CountUpTo, when above 0, bounds the
-// total: the store counts no further than CountUpTo+1 matches (see
-// AdminCountLimit).
+// total: the store counts no further than CountUpTo+1 matches
+// (BoundedTotal). The use case sets it; its caller's is ignored.
+//
+// Sort orders an unsearched list: AdminSortNewest ("" is the same),
+// AdminSortOldest (id ascending) or AdminSortEmail (by domain.EmailKey);
+// a search is always newest first.
 type AdminUserQuery struct {
 	Search    string
+	Sort      AdminSort
 	Page      Page
 	CountUpTo int
 }
+
+// AdminSort is how the console orders an unsearched list, as its sort=
+// query parameter names it. Every order walks an index on the SQL stores.
+type AdminSort string
+
+// The orders of the console's lists.
+const (
+	AdminSortNewest AdminSort = "-created"
+	AdminSortOldest AdminSort = "created"
+	AdminSortEmail  AdminSort = "email"
+)
+
+// AdminUserSorts and AdminPostSorts are the orders the lists of accounts
+// and of posts take, the default first.
+var (
+	AdminUserSorts = []AdminSort{AdminSortNewest, AdminSortOldest, AdminSortEmail}
+	AdminPostSorts = []AdminSort{AdminSortNewest, AdminSortOldest}
+)
 
 // AdminPostQuery selects a page of posts of every author, drafts included,
 // newest first. Search keeps posts whose title contains it (as
 // PostFilter.Search); Status "" keeps every status. CountUpTo bounds the
-// total as AdminUserQuery's does.
+// total as AdminUserQuery's does. Sort orders an unsearched list:
+// AdminSortNewest ("" is the same) or AdminSortOldest (created_at, then
+// id, ascending).
 type AdminPostQuery struct {
 	Search    string
 	Status    domain.PostStatus
+	Sort      AdminSort
 	Page      Page
 	CountUpTo int
 }
 
-// AdminSearchCount is how many matches a searched console list counts at
-// least before it says only "more than that". The exact total of a search
-// for a common word is the expensive part of its page: at a million posts
-// PostgreSQL took 223 ms (p99, 10 clients) to count the titles holding one,
-// where the page alone needs a few dozen rows. Large consoles show "1,000+"
-// for the same reason. 200 (four pages) rather than 1,000: proving that a
-// word in 1 title in 25 has more than 1,000 matches takes a walk of 25,000
-// titles or its whole trigram match (adapters/internal/adminsearch), more
-// than 200 a fifth of that walk.
-const AdminSearchCount = 200
-
-// AdminCountLimit is the CountUpTo of a searched page p: AdminSearchCount,
-// or the end of the page when it lies further, so that the count always
-// says whether a next page exists.
-func AdminCountLimit(p Page) int {
-	return max(AdminSearchCount, p.Offset+p.Limit)
-}
-
-// BoundedTotal is n counted up to limit: n itself while it is at most
-// limit (or limit is 0, no bound), and limit+1, "more than limit", beyond.
+// BoundedTotal is n counted up to limit, as a repository returns a count
+// it bounds: n itself while it is at most limit (or limit is 0, no bound),
+// and limit+1, "more than limit", beyond. CountedUpTo reads it back.
 func BoundedTotal(n, limit int) int {
 	if limit > 0 && n > limit {
 		return limit + 1
@@ -176,36 +185,38 @@ type AdminReads interface {
 	// backlogs, and lists the recent failures.
 	Overview(ctx context.Context, caller AdminCaller) (AdminOverview, error)
 
-	// Users returns one page of the accounts q selects, newest first, and
-	// how many match in all; a search counts no further than
-	// AdminCountLimit(q.Page), and a total above it means more than that
-	// (q.CountUpTo is ignored). A search domain.CheckSearch refuses is
-	// domain.Invalid on field q, and no store is asked.
-	Users(ctx context.Context, caller AdminCaller, q AdminUserQuery) ([]domain.User, int, error)
+	// Users returns one page of the accounts q selects, newest first
+	// unless q.Sort says otherwise, and
+	// how many match in all; a search counts only so far (AtLeast), an
+	// unsearched list exactly. A search domain.CheckSearch refuses is
+	// domain.Invalid on field q, a sort outside AdminUserSorts, or other
+	// than the default with a search, on field sort; no store is asked.
+	Users(ctx context.Context, caller AdminCaller, q AdminUserQuery) (Counted[domain.User], error)
 	// User returns one account with its tokens, sessions and latest
 	// posts. domain.ErrNotFound.
 	User(ctx context.Context, caller AdminCaller, id int64) (AdminAccount, error)
 
 	// Posts returns one page of the posts q selects, every author's
-	// drafts included, newest first, and how many match in all; a search
-	// counts as Users' does, and is refused as Users' is.
-	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) ([]PostView, int, error)
+	// drafts included, newest first unless q.Sort (AdminPostSorts) says
+	// otherwise, and how many match in all; a search counts as Users'
+	// does, and a search or a sort is refused as Users' is.
+	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) (Counted[PostView], error)
 	// Post returns any post, a draft included, with its author and tags.
 	// domain.ErrNotFound, also for a post in the trash.
 	Post(ctx context.Context, caller AdminCaller, id int64) (PostView, error)
 	// Comments returns one page of the comments q selects, of every post,
-	// newest first, and how many match, counted no further than
-	// AdminListCountBound(q.Page): a total above that bound means more
-	// than it.
-	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) ([]AdminComment, int, error)
+	// newest first, and how many match, counted only so far (AtLeast). An
+	// AuthorEmail domain.CheckEmail refuses is domain.Invalid on field
+	// "email"; one that no account holds selects no comment.
+	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) (Counted[AdminComment], error)
 
 	// TrashedPosts returns one page of every author's trashed posts, most
 	// recently trashed first, each with its author, its tags that still
 	// exist and DeletedAt, and how many there are.
-	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) ([]PostView, int, error)
+	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) (Counted[PostView], error)
 	// TrashedComments returns one page of every trashed comment with its
 	// author, most recently trashed first, and how many there are.
-	TrashedComments(ctx context.Context, caller AdminCaller, page Page) ([]AdminTrashedComment, int, error)
+	TrashedComments(ctx context.Context, caller AdminCaller, page Page) (Counted[AdminTrashedComment], error)
 
 	// Webhooks returns one page of every user's webhooks, failing first:
 	// disabled ones, then by failures in a row (most first), then by id;
@@ -220,8 +231,8 @@ type AdminReads interface {
 	Mails(ctx context.Context, caller AdminCaller, q AdminMailQuery) ([]domain.Mail, int, error)
 
 	// Audit returns one page of the audit log, newest first, and how many
-	// rows it holds, counted no further than AdminListCountBound(page).
-	Audit(ctx context.Context, caller AdminCaller, page Page) ([]domain.AuditEntry, int, error)
+	// rows it holds, counted only so far (AtLeast).
+	Audit(ctx context.Context, caller AdminCaller, page Page) (Counted[domain.AuditEntry], error)
 
 	// ExportUsers calls fn with every account in id order, read in
 	// batches of AdminExportBatch, so that memory stays the same however
@@ -384,15 +395,17 @@ type AdminRepository interface {
 	// RecentFailures returns up to limit deliveries and mails whose last
 	// attempt failed (LastError set), newest update first.
 	RecentFailures(ctx context.Context, limit int) ([]AdminFailure, error)
-	// Users returns one page of the accounts q selects, id descending,
-	// and how many match in all, as BoundedTotal(n, q.CountUpTo) says.
+	// Users returns one page of the accounts q selects, id descending
+	// (unsearched, in q.Sort's order), and how many match in all, as
+	// BoundedTotal(n, q.CountUpTo) says.
 	Users(ctx context.Context, q AdminUserQuery) ([]domain.User, int, error)
 	// UsersAfter returns up to limit accounts with an id above after, in
 	// id order.
 	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
 	// Posts returns one page of the posts q selects, every author's drafts
-	// included, newest first (created_at, then id, descending), and how
-	// many match in all, as BoundedTotal(n, q.CountUpTo) says. Search
+	// included, newest first (created_at, then id, descending; unsearched,
+	// in q.Sort's order), and how many match in all, as
+	// BoundedTotal(n, q.CountUpTo) says. Search
 	// compares titles as PostFilter.Search does.
 	Posts(ctx context.Context, q AdminPostQuery) ([]domain.Post, int, error)
 	// PostsAfter returns up to limit posts, drafts included, with an id
@@ -425,7 +438,7 @@ type AdminRepository interface {
 	AppendAudit(ctx context.Context, e *domain.AuditEntry) error
 	// Audit returns one page of the audit log, newest first (id
 	// descending), and how many rows it holds, counting no further than
-	// countTo+1 (ports.BoundedTotal).
+	// countTo+1 (BoundedTotal).
 	Audit(ctx context.Context, page Page, countTo int) ([]domain.AuditEntry, int, error)
 }
 

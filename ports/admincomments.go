@@ -4,11 +4,15 @@ import "github.com/inkwell/inkwell/domain"
 
 // AdminCommentQuery selects a page of the comments of every post, newest
 // first (id descending). PostID, when above zero, keeps one post's
-// comments; UserID, when above zero, one author's.
+// comments; UserID, when above zero, one author's. AuthorEmail, when set,
+// keeps the comments of the account with that address (domain.EmailKey
+// compares them), as UserID would: the use case reads the account and
+// asks the store with its id, so no repository sees it.
 type AdminCommentQuery struct {
-	PostID int64
-	UserID int64
-	Page   Page
+	PostID      int64
+	UserID      int64
+	AuthorEmail string
+	Page        Page
 }
 
 // AdminComment is a comment as the console lists it: with its author's
@@ -17,19 +21,4 @@ type AdminComment struct {
 	Comment     domain.Comment
 	AuthorEmail string
 	PostTitle   string
-}
-
-// AdminListCounted is how many rows past the start of a page the console's
-// lists that no store keeps a count of (comments, the audit log) count.
-// Counting every one of millions of comments, or of a log that only grows,
-// on each page would cost a scan of the whole table (100,000 audit rows
-// cost PostgreSQL 60 ms a page under 10 admins), so the total stops a fixed
-// way past where the page starts: the count then costs no more than the
-// page's own OFFSET, and still tells whether a next page exists.
-const AdminListCounted = 1000
-
-// AdminListCountBound is where the count of such a list's page stops: a
-// total above it means "more than" it.
-func AdminListCountBound(p Page) int {
-	return max(p.Offset, 0) + AdminListCounted
 }

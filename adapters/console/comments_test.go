@@ -102,6 +102,11 @@ func TestCommentsPage(t *testing.T) {
 			{"/admin/comments?post=" + strconv.FormatInt(first, 10), []int64{c2, c1}},
 			{"/admin/comments?user=" + strconv.FormatInt(bobID, 10), []int64{c3, c2}},
 			{"/admin/comments?post=" + strconv.FormatInt(second, 10) + "&user=" + strconv.FormatInt(bobID, 10), []int64{c3}},
+			{"/admin/comments?email=bob@example.com", []int64{c3, c2}},
+			{"/admin/comments?email=" + url.QueryEscape("CAROL@Example.com"), []int64{c4, c1}},
+			{"/admin/comments?email=bob@example.com&post=" + strconv.FormatInt(first, 10), []int64{c2}},
+			{"/admin/comments?email=bob@example.com&user=" + strconv.FormatInt(bobID, 10), []int64{c3, c2}},
+			{"/admin/comments?email=nobody@example.com", nil},
 			{"/admin/comments?post=987654", nil},
 			{"/admin/comments?page=2", nil},
 		} {
@@ -115,8 +120,16 @@ func TestCommentsPage(t *testing.T) {
 				t.Errorf("%s: got %v, want %v", tc.path, got, want)
 			}
 		}
-		for _, path := range []string{"/admin/comments?post=x", "/admin/comments?user=0", "/admin/comments?post=-3", "/admin/comments?page=0"} {
+		for _, path := range []string{"/admin/comments?post=x", "/admin/comments?user=0", "/admin/comments?post=-3", "/admin/comments?page=0", "/admin/comments?email=bob", "/admin/comments?email=%40"} {
 			wantPage(t, br.get(path), http.StatusBadRequest)
+		}
+
+		a = br.get("/admin/comments?email=bob@example.com")
+		if got := a.doc.Find(`#filter input[name="email"]`).AttrOr("value", ""); got != "bob@example.com" {
+			t.Errorf("the filter form keeps the address as %q", got)
+		}
+		if got := a.text("#filters"); !strings.Contains(got, "the comments by bob@example.com") {
+			t.Errorf("the filter says %q", got)
 		}
 
 		// The user's page and the list of posts lead to the comments.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/inkwell/inkwell/app"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -415,14 +416,14 @@ func TestHostileInput(t *testing.T) {
 	})
 }
 
-// A search counts its matches up to ports.AdminCountLimit: past it the
+// A search counts its matches up to app.AdminSearchCount: past it the
 // pager says "more than" and still links the next page, and a page beyond
 // the bound counts to its own end.
 func TestSearchCountsUpToABound(t *testing.T) {
 	forEachStore(t, func(t *testing.T, b *bench) {
 		adaID, _ := b.register("Ada", "ada@example.com")
 		b.grant("ada@example.com")
-		const n = ports.AdminSearchCount + 2
+		const n = app.AdminSearchCount + 2
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		err := b.store.InTx(t.Context(), func(r ports.Repos) error {
 			for i := range n {
@@ -444,7 +445,7 @@ func TestSearchCountsUpToABound(t *testing.T) {
 
 		a := br.get("/admin/posts?q=NOTE")
 		wantPage(t, a, http.StatusOK)
-		if got, want := a.text(".pager span"), fmt.Sprintf("Page 1 (more than %d in all)", ports.AdminSearchCount); got != want {
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page 1 (more than %d in all)", app.AdminSearchCount); got != want {
 			t.Errorf("first page pager %q", got)
 		}
 		if got := strings.TrimSpace(a.doc.Find("#posts tbody tr").First().Find("td").Eq(1).Text()); got != fmt.Sprintf("Field note %d", n-1) {
@@ -455,17 +456,17 @@ func TestSearchCountsUpToABound(t *testing.T) {
 			t.Errorf("next link %q", next)
 		}
 		// The last page within the bound, and the one after it.
-		last := ports.AdminSearchCount / 50
+		last := app.AdminSearchCount / 50
 		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last))
-		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d (more than %d in all)", last, ports.AdminSearchCount); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
+		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d (more than %d in all)", last, app.AdminSearchCount); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 1 {
 			t.Errorf("page %d: pager %q", last, got)
 		}
 		a = br.get(fmt.Sprintf("/admin/posts?q=note&status=draft&page=%d", last+1))
 		if got, want := a.text(".pager span"), fmt.Sprintf("Page %d of %d (%d in all)", last+1, last+1, n); got != want || a.doc.Find(`.pager a[rel="next"]`).Length() != 0 {
 			t.Errorf("page %d: pager %q", last+1, got)
 		}
-		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-ports.AdminSearchCount {
-			t.Errorf("page %d has %d rows, want %d", last+1, rows, n-ports.AdminSearchCount)
+		if rows := a.doc.Find("#posts tbody tr").Length(); rows != n-app.AdminSearchCount {
+			t.Errorf("page %d has %d rows, want %d", last+1, rows, n-app.AdminSearchCount)
 		}
 		// Fewer matches than the bound are counted exactly.
 		a = br.get("/admin/posts?q=note+10")

@@ -42,7 +42,7 @@ func (k *Console) people(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return k.show(c, "people", "People", directoryList[domain.Person]{q, rows, newPager(prefix+"/people", url.Values{"q": {q}}, n, total, 0)})
+	return k.show(c, "people", "People", directoryList[domain.Person]{q, rows, newPager(prefix+"/people", url.Values{"q": {q}}, n, total, false)})
 }
 
 func (k *Console) products(c *fiber.Ctx) error {
@@ -58,7 +58,7 @@ func (k *Console) products(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return k.show(c, "products", "Products", directoryList[domain.Product]{q, rows, newPager(prefix+"/products", url.Values{"q": {q}}, n, total, 0)})
+	return k.show(c, "products", "Products", directoryList[domain.Product]{q, rows, newPager(prefix+"/products", url.Values{"q": {q}}, n, total, false)})
 }
 
 // personForm is the data of person.html: the record as stored and the

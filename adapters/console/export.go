@@ -49,7 +49,7 @@ func csvTime(t *time.Time) string {
 // gone out can only cut the file short; it is logged.
 func (k *Console) exportCSV(c *fiber.Ctx, name string, header []string, export func(context.Context, ports.AdminCaller, *csv.Writer) error) error {
 	ac := caller(c)
-	if _, _, err := k.admin.Users(c.UserContext(), ac, ports.AdminUserQuery{Page: ports.Page{Limit: 1}}); err != nil {
+	if _, err := k.admin.Users(c.UserContext(), ac, ports.AdminUserQuery{Page: ports.Page{Limit: 1}}); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")

@@ -81,22 +81,24 @@ func idOf(c *fiber.Ctx) (int64, error) {
 
 // pager is what a list page shows under its rows: where the neighbouring
 // pages are, keeping the other query parameters. More says that Total is
-// only a lower bound: a search counts its matches up to
-// ports.AdminCountLimit, and then says "more than" that many.
+// only a lower bound, as the use case counted (ports.Counted.AtLeast): the
+// page then says "more than" Total.
 type pager struct {
 	Page, Total, Pages int
 	More               bool
 	Prev, Next         string
 }
 
-// newPager is the pager of page of a list of total rows, counted up to
-// bound (0: exactly). A total above bound (bound+1) still gives the page
-// after bound its Next link.
-func newPager(path string, query url.Values, page, total, bound int) pager {
-	p := pager{Page: page, Total: total, Pages: max((total+perPage-1)/perPage, 1)}
-	if bound > 0 && total > bound {
-		p.More, p.Total = true, bound
+// newPager is the pager of page of a list of total rows, more than total
+// when atLeast: then the page after the last counted row still has its
+// Next link.
+func newPager(path string, query url.Values, page, total int, atLeast bool) pager {
+	p := pager{Page: page, Total: total, More: atLeast}
+	counted := total
+	if atLeast {
+		counted++
 	}
+	p.Pages = max((counted+perPage-1)/perPage, 1)
 	link := func(n int) string {
 		q := url.Values{}
 		for k, v := range query {
@@ -116,13 +118,9 @@ func newPager(path string, query url.Values, page, total, bound int) pager {
 	return p
 }
 
-// searchBound is how far ports.Admin counts the matches of search q on
-// page pg: ports.AdminCountLimit for a search, exactly (0) otherwise.
-func searchBound(q string, pg ports.Page) int {
-	if q == "" {
-		return 0
-	}
-	return ports.AdminCountLimit(pg)
+// countedPager is the pager of page of list, as its use case counted it.
+func countedPager[T any](path string, query url.Values, page int, list ports.Counted[T]) pager {
+	return newPager(path, query, page, list.Total, list.AtLeast)
 }
 
 func (k *Console) overview(c *fiber.Ctx) error {
@@ -142,15 +140,21 @@ func (k *Console) users(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	users, total, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Page: pg})
+	sort, err := sortOf(c, ports.AdminUserSorts, q)
 	if err != nil {
 		return err
 	}
+	users, err := k.admin.Users(c.UserContext(), caller(c), ports.AdminUserQuery{Search: q, Sort: sort, Page: pg})
+	if err != nil {
+		return err
+	}
+	query := url.Values{"q": {q}, "sort": {sortParam(sort, ports.AdminUserSorts)}}
 	return k.show(c, "users", "Users", struct {
-		Q     string
-		Users []domain.User
-		Pager pager
-	}{q, users, newPager(prefix+"/users", url.Values{"q": {q}}, n, total, searchBound(q, pg))})
+		Q       string
+		Users   []domain.User
+		Columns map[string]sortColumn
+		Pager   pager
+	}{q, users.Rows, sortColumns(prefix+"/users", query, sort, userSortColumns), countedPager(prefix+"/users", query, n, users)})
 }
 
 func (k *Console) user(c *fiber.Ctx) error {
@@ -180,12 +184,18 @@ func (k *Console) posts(c *fiber.Ctx) error {
 	default:
 		return errBadQuery
 	}
-	posts, total, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Page: pg})
+	sort, err := sortOf(c, ports.AdminPostSorts, q)
 	if err != nil {
 		return err
 	}
-	return k.show(c, "posts", "Posts", postsPage(q, status, posts, csrfToken(c),
-		newPager(prefix+"/posts", url.Values{"q": {q}, "status": {string(status)}}, n, total, searchBound(q, pg))))
+	posts, err := k.admin.Posts(c.UserContext(), caller(c), ports.AdminPostQuery{Search: q, Status: status, Sort: sort, Page: pg})
+	if err != nil {
+		return err
+	}
+	query := url.Values{"q": {q}, "status": {string(status)}, "sort": {sortParam(sort, ports.AdminPostSorts)}}
+	list := postsPage(q, status, posts.Rows, csrfToken(c), countedPager(prefix+"/posts", query, n, posts))
+	list.Columns = sortColumns(prefix+"/posts", query, sort, postSortColumns)
+	return k.show(c, "posts", "Posts", list)
 }
 
 // postsList is the data of posts.html: the page's posts as Rows, written
@@ -195,10 +205,12 @@ type postsList struct {
 	Status domain.PostStatus
 	Rows   template.HTML
 	Pager  pager
+	// Columns are the sortable headings by name.
+	Columns map[string]sortColumn
 }
 
 func postsPage(q string, status domain.PostStatus, posts []ports.PostView, csrf string, p pager) postsList {
-	return postsList{q, status, postRows(posts, csrf), p}
+	return postsList{Q: q, Status: status, Rows: postRows(posts, csrf), Pager: p}
 }
 
 // postRows writes the table rows of posts.html, fifty to a page and
@@ -255,7 +267,7 @@ func (k *Console) webhooks(c *fiber.Ctx) error {
 	return k.show(c, "webhooks", "Webhooks", struct {
 		Webhooks []ports.AdminWebhook
 		Pager    pager
-	}{hooks, newPager(prefix+"/webhooks", nil, n, total, 0)})
+	}{hooks, newPager(prefix+"/webhooks", nil, n, total, false)})
 }
 
 func (k *Console) mails(c *fiber.Ctx) error {
@@ -270,7 +282,7 @@ func (k *Console) mails(c *fiber.Ctx) error {
 	return k.show(c, "mails", "Mails", struct {
 		Mails []domain.Mail
 		Pager pager
-	}{mails, newPager(prefix+"/mails", nil, n, total, 0)})
+	}{mails, newPager(prefix+"/mails", nil, n, total, false)})
 }
 
 func (k *Console) audit(c *fiber.Ctx) error {
@@ -278,12 +290,12 @@ func (k *Console) audit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	entries, total, err := k.admin.Audit(c.UserContext(), caller(c), pg)
+	entries, err := k.admin.Audit(c.UserContext(), caller(c), pg)
 	if err != nil {
 		return err
 	}
 	return k.show(c, "audit", "Audit log", struct {
 		Entries []domain.AuditEntry
 		Pager   pager
-	}{entries, newPager(prefix+"/audit", nil, n, total, ports.AdminListCountBound(pg))})
+	}{entries.Rows, countedPager(prefix+"/audit", nil, n, entries)})
 }

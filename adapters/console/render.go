@@ -37,7 +37,7 @@ type pages map[string]*template.Template
 
 // funcs are the helpers the templates call. html/template escapes
 // everything they return.
-var funcs = template.FuncMap{"when": when, "visible": visible, "version": formatVersion, "price": formatCents}
+var funcs = template.FuncMap{"when": when, "visible": visible, "version": formatVersion, "price": formatCents, "sortHeading": sortHeading}
 
 // visible writes every control and format character of s (the bidi
 // controls U+202A-U+202E, U+2066-U+2069, U+200E, U+200F and U+061C, the

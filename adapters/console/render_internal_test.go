@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func BenchmarkRenderPosts(b *testing.B) {
 			Author: domain.User{ID: 42, Name: "Jade Vogel", Email: "jade@example.com"},
 		}
 	}
-	pg := newPager(prefix+"/posts", url.Values{}, 1, 1_000_000, 0)
+	pg := newPager(prefix+"/posts", url.Values{}, 1, 1_000_000, false)
 	var buf bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {
@@ -64,7 +65,7 @@ func TestPostRowsEscape(t *testing.T) {
 // does not.
 func TestPostsPageEmpty(t *testing.T) {
 	p := mustParsePages()
-	pg := newPager(prefix+"/posts", url.Values{}, 1, 0, 0)
+	pg := newPager(prefix+"/posts", url.Values{}, 1, 0, false)
 	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	one := []ports.PostView{{Post: domain.RestorePost(domain.PostState{ID: 1, Title: "t", Status: domain.StatusDraft, CreatedAt: at})}}
 	for _, tc := range []struct {
@@ -80,6 +81,43 @@ func TestPostsPageEmpty(t *testing.T) {
 		}
 		if got := strings.Contains(buf.String(), `id="post-1"`); got == tc.empty {
 			t.Errorf("%d posts: row shown %v", len(tc.posts), got)
+		}
+	}
+}
+
+// TestCountedPager: a list its use case counted exactly shows its pages;
+// one counted only so far says "more than" the count it was given, with
+// no page count, and links the page after the last counted row; the
+// pager computes no bound of its own.
+func TestCountedPager(t *testing.T) {
+	p := mustParsePages()
+	for _, tc := range []struct {
+		name string
+		list ports.Counted[ports.PostView]
+		page int
+		want string
+		next bool
+	}{
+		{"empty", ports.Exact[ports.PostView](nil, 0), 1, "Page 1 of 1 (0 in all)", false},
+		{"exact", ports.Exact[ports.PostView](nil, 120), 2, "Page 2 of 3 (120 in all)", true},
+		{"exact, last page", ports.Exact[ports.PostView](nil, 120), 3, "Page 3 of 3 (120 in all)", false},
+		{"more than", ports.Counted[ports.PostView]{Total: 200, AtLeast: true}, 1, "Page 1 (more than 200 in all)", true},
+		{"more than, last counted page", ports.Counted[ports.PostView]{Total: 200, AtLeast: true}, 4, "Page 4 (more than 200 in all)", true},
+		{"more than, from a bound", ports.CountedUpTo[ports.PostView](nil, 1001, 1000), 1, "Page 1 (more than 1000 in all)", true},
+		{"within a bound", ports.CountedUpTo[ports.PostView](nil, 1000, 1000), 20, "Page 20 of 20 (1000 in all)", false},
+	} {
+		pg := countedPager(prefix+"/posts", url.Values{"q": {"note"}}, tc.page, tc.list)
+		var buf bytes.Buffer
+		if err := p["posts"].Execute(&buf, page{Title: "Posts", CSRF: "token", Data: postsPage("note", "", nil, "token", pg)}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if !strings.Contains(out, "<span>"+tc.want+"</span>") {
+			t.Errorf("%s: no %q in the pager: %s", tc.name, tc.want, out[strings.Index(out, `class="pager"`):])
+		}
+		next := `href="/admin/posts?page=` + strconv.Itoa(tc.page+1) + `&amp;q=note" rel="next"`
+		if got := strings.Contains(out, next); got != tc.next {
+			t.Errorf("%s: links the next page %v, want %v", tc.name, got, tc.next)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (k *Console) tags(c *fiber.Ctx) error {
 	}
 	return k.show(c, "tags", "Tags", tagsList{
 		Q: q, Sort: sort, Tags: tags, Columns: columns, Back: back,
-		Pager: newPager(path, query, n, total, 0),
+		Pager: newPager(path, query, n, total, false),
 	})
 }
 

@@ -17,11 +17,11 @@ func (k *Console) trash(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	posts, postTotal, err := k.admin.TrashedPosts(c.UserContext(), caller(c), pg)
+	posts, err := k.admin.TrashedPosts(c.UserContext(), caller(c), pg)
 	if err != nil {
 		return err
 	}
-	comments, commentTotal, err := k.admin.TrashedComments(c.UserContext(), caller(c), pg)
+	comments, err := k.admin.TrashedComments(c.UserContext(), caller(c), pg)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (k *Console) trash(c *fiber.Ctx) error {
 		Comments []ports.AdminTrashedComment
 		Back     string
 		Pager    pager
-	}{posts, comments, back, newPager(prefix+"/trash", query, n, max(postTotal, commentTotal), 0)})
+	}{posts.Rows, comments.Rows, back, newPager(prefix+"/trash", query, n, max(posts.Total, comments.Total), false)})
 }
 
 func (k *Console) restorePost(c *fiber.Ctx) error {

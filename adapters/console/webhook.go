@@ -45,6 +45,6 @@ func (k *Console) webhook(c *fiber.Ctx) error {
 		back += "?page=" + strconv.Itoa(n)
 	}
 	return k.show(c, "webhook", "Webhook "+strconv.FormatInt(id, 10), webhookPage{
-		AdminWebhook: hook, Deliveries: deliveries, Back: back, Pager: newPager(path, nil, n, total, 0),
+		AdminWebhook: hook, Deliveries: deliveries, Back: back, Pager: newPager(path, nil, n, total, false),
 	})
 }

@@ -103,7 +103,14 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 		}
 		return nil
 	})
-	slices.SortFunc(all, func(a, b domain.User) int { return cmp.Compare(b.ID, a.ID) })
+	switch sort := q.Sort; {
+	case q.Search != "" || sort == ports.AdminSortNewest || sort == "":
+		slices.SortFunc(all, func(a, b domain.User) int { return cmp.Compare(b.ID, a.ID) })
+	case sort == ports.AdminSortOldest:
+		slices.SortFunc(all, func(a, b domain.User) int { return cmp.Compare(a.ID, b.ID) })
+	case sort == ports.AdminSortEmail:
+		slices.SortFunc(all, func(a, b domain.User) int { return strings.Compare(domain.EmailKey(a.Email), domain.EmailKey(b.Email)) })
+	}
 	return paged(all, q.Page), ports.BoundedTotal(len(all), q.CountUpTo), err
 }
 
@@ -135,6 +142,9 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	slices.SortFunc(all, func(a, b domain.Post) int {
 		return cmp.Or(b.CreatedAt().Compare(a.CreatedAt()), cmp.Compare(b.ID(), a.ID()))
 	})
+	if q.Search == "" && q.Sort == ports.AdminSortOldest {
+		slices.Reverse(all)
+	}
 	return paged(all, q.Page), ports.BoundedTotal(len(all), q.CountUpTo), err
 }
 

@@ -97,7 +97,15 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 	if q.Search != "" {
 		return r.searchUsers(ctx, q)
 	}
-	if rows, err = r.q.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
+	switch q.Sort {
+	case ports.AdminSortOldest:
+		rows, err = r.q.AdminListUsersOldest(ctx, db.AdminListUsersOldestParams{Lim: lim, Off: off})
+	case ports.AdminSortEmail:
+		rows, err = r.q.AdminListUsersByEmail(ctx, db.AdminListUsersByEmailParams{Lim: lim, Off: off})
+	default:
+		rows, err = r.q.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off})
+	}
+	if err == nil {
 		total, err = r.q.AdminCountUsers(ctx)
 	}
 	if err != nil {
@@ -133,9 +141,15 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	if q.Search != "" {
 		return r.searchPosts(ctx, q)
 	}
-	if status == "" {
+	oldest := q.Sort == ports.AdminSortOldest
+	switch {
+	case status == "" && oldest:
+		rows, err = r.q.AdminListPostsOldest(ctx, db.AdminListPostsOldestParams{Lim: lim, Off: off})
+	case status == "":
 		rows, err = r.q.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
-	} else {
+	case oldest:
+		rows, err = r.q.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: status, Lim: lim, Off: off})
+	default:
 		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
 	}
 	if err == nil {

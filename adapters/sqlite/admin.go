@@ -75,7 +75,15 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 	if q.Search != "" {
 		return r.searchUsers(ctx, q)
 	}
-	if rows, err = r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off}); err == nil {
+	switch q.Sort {
+	case ports.AdminSortOldest:
+		rows, err = r.c.read.AdminListUsersOldest(ctx, db.AdminListUsersOldestParams{Lim: lim, Off: off})
+	case ports.AdminSortEmail:
+		rows, err = r.c.read.AdminListUsersByEmail(ctx, db.AdminListUsersByEmailParams{Lim: lim, Off: off})
+	default:
+		rows, err = r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off})
+	}
+	if err == nil {
 		total, err = r.c.read.AdminCountUsers(ctx)
 	}
 	if err != nil {
@@ -111,9 +119,15 @@ func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	if q.Search != "" {
 		return r.searchPosts(ctx, q)
 	}
-	if status == "" {
+	oldest := q.Sort == ports.AdminSortOldest
+	switch {
+	case status == "" && oldest:
+		rows, err = r.c.read.AdminListPostsOldest(ctx, db.AdminListPostsOldestParams{Lim: lim, Off: off})
+	case status == "":
 		rows, err = r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
-	} else {
+	case oldest:
+		rows, err = r.c.read.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: status, Lim: lim, Off: off})
+	default:
 		rows, err = r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
 	}
 	if err == nil {

@@ -18,6 +18,7 @@ var adminTests = []storeTest{
 	{"Export", testAdminExport},
 	{"Posts", testAdminPosts},
 	{"PostSearch", testAdminPostSearch},
+	{"Sorts", testAdminSorts},
 	{"Webhooks", testAdminWebhooks},
 	{"Mails", testAdminMails},
 	{"Sessions", testAdminSessions},

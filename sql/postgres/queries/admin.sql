@@ -41,6 +41,18 @@ SELECT u.* FROM users u
 WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.id DESC LIMIT @lim OFFSET @off)
 ORDER BY u.id DESC;
 
+-- The other orders of the unsearched list of accounts, as AdminListUsers:
+-- oldest first walks users_pkey forwards, by e-mail users_email_key (0001).
+-- name: AdminListUsersOldest :many
+SELECT u.* FROM users u
+WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.id LIMIT @lim OFFSET @off)
+ORDER BY u.id;
+
+-- name: AdminListUsersByEmail :many
+SELECT u.* FROM users u
+WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.email_key LIMIT @lim OFFSET @off)
+ORDER BY u.email_key;
+
 -- AdminCountUsers reads the number that triggers keep (0015).
 -- name: AdminCountUsers :one
 SELECT coalesce(sum(users), 0)::bigint FROM user_counts;
@@ -86,7 +98,7 @@ SELECT * FROM admin_audit ORDER BY id DESC LIMIT @lim OFFSET @off;
 
 -- CountAudit counts the log's newest rows, no more than @lim of them: the
 -- log only grows, and counting all of it on every page cost a scan of it
--- (see ports.AdminListCounted).
+-- (see app.AdminListCounted).
 -- name: CountAudit :one
 SELECT count(*) FROM (SELECT 1 FROM admin_audit ORDER BY id DESC LIMIT @lim::bigint) AS newest;
 
@@ -109,6 +121,20 @@ WHERE p.id IN (
     ORDER BY q.created_at DESC, q.id DESC LIMIT @lim OFFSET @off
 )
 ORDER BY p.created_at DESC, p.id DESC;
+
+-- Oldest first, the same indexes walked forwards.
+-- name: AdminListPostsOldest :many
+SELECT p.* FROM posts p
+WHERE p.id IN (SELECT q.id FROM posts q ORDER BY q.created_at, q.id LIMIT @lim OFFSET @off)
+ORDER BY p.created_at, p.id;
+
+-- name: AdminListPostsByStatusOldest :many
+SELECT p.* FROM posts p
+WHERE p.id IN (
+    SELECT q.id FROM posts q WHERE q.status = @status
+    ORDER BY q.created_at, q.id LIMIT @lim OFFSET @off
+)
+ORDER BY p.created_at, p.id;
 
 -- name: AdminPostTotals :one
 SELECT coalesce(sum(published), 0)::bigint AS published, coalesce(sum(drafts), 0)::bigint AS drafts FROM post_counts;

@@ -36,6 +36,17 @@ LIMIT @lim;
 -- name: AdminListUsers :many
 SELECT * FROM users ORDER BY id DESC LIMIT @lim OFFSET @off;
 
+-- The other orders of the unsearched list of accounts: oldest first walks
+-- the primary key forwards, by e-mail walks users_email_key (0001); each
+-- picks the page's ids from its index, then reads only those rows.
+-- name: AdminListUsersOldest :many
+SELECT * FROM users ORDER BY id LIMIT @lim OFFSET @off;
+
+-- name: AdminListUsersByEmail :many
+SELECT u.* FROM users u
+WHERE u.id IN (SELECT k.id FROM users k ORDER BY k.email_key LIMIT @lim OFFSET @off)
+ORDER BY u.email_key;
+
 -- AdminCountUsers reads the number that triggers keep (0015).
 -- name: AdminCountUsers :one
 SELECT CAST(users AS INTEGER) FROM user_counts;
@@ -81,7 +92,7 @@ SELECT * FROM admin_audit ORDER BY id DESC LIMIT @lim OFFSET @off;
 
 -- CountAudit counts the log's newest rows, no more than @lim of them: the
 -- log only grows, and counting all of it on every page cost a scan of it
--- (see ports.AdminListCounted).
+-- (see app.AdminListCounted).
 -- name: CountAudit :one
 SELECT count(*) FROM (SELECT 1 FROM admin_audit ORDER BY id DESC LIMIT @lim) AS newest;
 
@@ -94,6 +105,13 @@ SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
 
 -- name: AdminListPostsByStatus :many
 SELECT * FROM posts WHERE status = @status ORDER BY created_at DESC, id DESC LIMIT @lim OFFSET @off;
+
+-- Oldest first, the same indexes walked forwards.
+-- name: AdminListPostsOldest :many
+SELECT * FROM posts ORDER BY created_at, id LIMIT @lim OFFSET @off;
+
+-- name: AdminListPostsByStatusOldest :many
+SELECT * FROM posts WHERE status = @status ORDER BY created_at, id LIMIT @lim OFFSET @off;
 
 -- name: AdminPostTotals :one
 SELECT CAST(coalesce(sum(published), 0) AS INTEGER) AS published, CAST(coalesce(sum(drafts), 0) AS INTEGER) AS drafts FROM post_counts;

@@ -10,7 +10,7 @@
 -- so the joins keep them all.
 --
 -- The counts stop at @lim rows, however many match: the caller asks for one
--- more than it will show (see ports.AdminListCounted).
+-- more than it will show (see app.AdminListCounted).
 
 -- name: AdminListComments :many
 SELECT sqlc.embed(c), u.email AS author_email, p.title AS post_title

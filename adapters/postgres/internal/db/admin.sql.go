@@ -298,6 +298,97 @@ func (q *Queries) AdminListPostsByStatus(ctx context.Context, arg AdminListPosts
 	return items, nil
 }
 
+const adminListPostsByStatusOldest = `-- name: AdminListPostsByStatusOldest :many
+SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at FROM posts p
+WHERE p.id IN (
+    SELECT q.id FROM posts q WHERE q.status = $1
+    ORDER BY q.created_at, q.id LIMIT $3 OFFSET $2
+)
+ORDER BY p.created_at, p.id
+`
+
+type AdminListPostsByStatusOldestParams struct {
+	Status string
+	Off    int32
+	Lim    int32
+}
+
+func (q *Queries) AdminListPostsByStatusOldest(ctx context.Context, arg AdminListPostsByStatusOldestParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminListPostsByStatusOldest, arg.Status, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListPostsOldest = `-- name: AdminListPostsOldest :many
+SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at FROM posts p
+WHERE p.id IN (SELECT q.id FROM posts q ORDER BY q.created_at, q.id LIMIT $2 OFFSET $1)
+ORDER BY p.created_at, p.id
+`
+
+type AdminListPostsOldestParams struct {
+	Off int32
+	Lim int32
+}
+
+// Oldest first, the same indexes walked forwards.
+func (q *Queries) AdminListPostsOldest(ctx context.Context, arg AdminListPostsOldestParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, adminListPostsOldest, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminListUsers = `-- name: AdminListUsers :many
 SELECT u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin FROM users u
 WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.id DESC LIMIT $2 OFFSET $1)
@@ -314,6 +405,94 @@ type AdminListUsersParams struct {
 // took 13 ms this way against 29 ms reading every skipped row.
 func (q *Queries) AdminListUsers(ctx context.Context, arg AdminListUsersParams) ([]User, error) {
 	rows, err := q.db.Query(ctx, adminListUsers, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []User
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.EmailKey,
+			&i.PasswordHash,
+			&i.RememberToken,
+			&i.EmailVerifiedAt,
+			&i.AvatarPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.IsAdmin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListUsersByEmail = `-- name: AdminListUsersByEmail :many
+SELECT u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin FROM users u
+WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.email_key LIMIT $2 OFFSET $1)
+ORDER BY u.email_key
+`
+
+type AdminListUsersByEmailParams struct {
+	Off int32
+	Lim int32
+}
+
+func (q *Queries) AdminListUsersByEmail(ctx context.Context, arg AdminListUsersByEmailParams) ([]User, error) {
+	rows, err := q.db.Query(ctx, adminListUsersByEmail, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []User
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.EmailKey,
+			&i.PasswordHash,
+			&i.RememberToken,
+			&i.EmailVerifiedAt,
+			&i.AvatarPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.IsAdmin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListUsersOldest = `-- name: AdminListUsersOldest :many
+SELECT u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin FROM users u
+WHERE u.id IN (SELECT p.id FROM users p ORDER BY p.id LIMIT $2 OFFSET $1)
+ORDER BY u.id
+`
+
+type AdminListUsersOldestParams struct {
+	Off int32
+	Lim int32
+}
+
+// The other orders of the unsearched list of accounts, as AdminListUsers:
+// oldest first walks users_pkey forwards, by e-mail users_email_key (0001).
+func (q *Queries) AdminListUsersOldest(ctx context.Context, arg AdminListUsersOldestParams) ([]User, error) {
+	rows, err := q.db.Query(ctx, adminListUsersOldest, arg.Off, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
@@ -683,7 +862,7 @@ SELECT count(*) FROM (SELECT 1 FROM admin_audit ORDER BY id DESC LIMIT $1::bigin
 
 // CountAudit counts the log's newest rows, no more than @lim of them: the
 // log only grows, and counting all of it on every page cost a scan of it
-// (see ports.AdminListCounted).
+// (see app.AdminListCounted).
 func (q *Queries) CountAudit(ctx context.Context, lim int64) (int64, error) {
 	row := q.db.QueryRow(ctx, countAudit, lim)
 	var count int64

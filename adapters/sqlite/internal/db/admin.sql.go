@@ -300,6 +300,96 @@ func (q *Queries) AdminListPostsByStatus(ctx context.Context, arg AdminListPosts
 	return items, nil
 }
 
+const adminListPostsByStatusOldest = `-- name: AdminListPostsByStatusOldest :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts WHERE status = ?1 ORDER BY created_at, id LIMIT ?3 OFFSET ?2
+`
+
+type AdminListPostsByStatusOldestParams struct {
+	Status string
+	Off    int64
+	Lim    int64
+}
+
+func (q *Queries) AdminListPostsByStatusOldest(ctx context.Context, arg AdminListPostsByStatusOldestParams) ([]Post, error) {
+	rows, err := q.db.QueryContext(ctx, adminListPostsByStatusOldest, arg.Status, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListPostsOldest = `-- name: AdminListPostsOldest :many
+SELECT id, author_id, title, slug, excerpt, body, status, image_path, published_at, created_at, updated_at FROM posts ORDER BY created_at, id LIMIT ?2 OFFSET ?1
+`
+
+type AdminListPostsOldestParams struct {
+	Off int64
+	Lim int64
+}
+
+// Oldest first, the same indexes walked forwards.
+func (q *Queries) AdminListPostsOldest(ctx context.Context, arg AdminListPostsOldestParams) ([]Post, error) {
+	rows, err := q.db.QueryContext(ctx, adminListPostsOldest, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Post
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.AuthorID,
+			&i.Title,
+			&i.Slug,
+			&i.Excerpt,
+			&i.Body,
+			&i.Status,
+			&i.ImagePath,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminListUsers = `-- name: AdminListUsers :many
 SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users ORDER BY id DESC LIMIT ?2 OFFSET ?1
 `
@@ -311,6 +401,99 @@ type AdminListUsersParams struct {
 
 func (q *Queries) AdminListUsers(ctx context.Context, arg AdminListUsersParams) ([]User, error) {
 	rows, err := q.db.QueryContext(ctx, adminListUsers, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []User
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.EmailKey,
+			&i.PasswordHash,
+			&i.RememberToken,
+			&i.EmailVerifiedAt,
+			&i.AvatarPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.IsAdmin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListUsersByEmail = `-- name: AdminListUsersByEmail :many
+SELECT u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin FROM users u
+WHERE u.id IN (SELECT k.id FROM users k ORDER BY k.email_key LIMIT ?2 OFFSET ?1)
+ORDER BY u.email_key
+`
+
+type AdminListUsersByEmailParams struct {
+	Off int64
+	Lim int64
+}
+
+func (q *Queries) AdminListUsersByEmail(ctx context.Context, arg AdminListUsersByEmailParams) ([]User, error) {
+	rows, err := q.db.QueryContext(ctx, adminListUsersByEmail, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []User
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.EmailKey,
+			&i.PasswordHash,
+			&i.RememberToken,
+			&i.EmailVerifiedAt,
+			&i.AvatarPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.IsAdmin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListUsersOldest = `-- name: AdminListUsersOldest :many
+SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users ORDER BY id LIMIT ?2 OFFSET ?1
+`
+
+type AdminListUsersOldestParams struct {
+	Off int64
+	Lim int64
+}
+
+// The other orders of the unsearched list of accounts: oldest first walks
+// the primary key forwards, by e-mail walks users_email_key (0001); each
+// picks the page's ids from its index, then reads only those rows.
+func (q *Queries) AdminListUsersOldest(ctx context.Context, arg AdminListUsersOldestParams) ([]User, error) {
+	rows, err := q.db.QueryContext(ctx, adminListUsersOldest, arg.Off, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
@@ -714,7 +897,7 @@ SELECT count(*) FROM (SELECT 1 FROM admin_audit ORDER BY id DESC LIMIT ?1) AS ne
 
 // CountAudit counts the log's newest rows, no more than @lim of them: the
 // log only grows, and counting all of it on every page cost a scan of it
-// (see ports.AdminListCounted).
+// (see app.AdminListCounted).
 func (q *Queries) CountAudit(ctx context.Context, lim int64) (int64, error) {
 	row := q.db.QueryRowContext(ctx, countAudit, lim)
 	var count int64

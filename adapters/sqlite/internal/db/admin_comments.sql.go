@@ -102,7 +102,7 @@ type AdminListCommentsRow struct {
 // so the joins keep them all.
 //
 // The counts stop at @lim rows, however many match: the caller asks for one
-// more than it will show (see ports.AdminListCounted).
+// more than it will show (see app.AdminListCounted).
 func (q *Queries) AdminListComments(ctx context.Context, arg AdminListCommentsParams) ([]AdminListCommentsRow, error) {
 	rows, err := q.db.QueryContext(ctx, adminListComments, arg.Off, arg.Lim)
 	if err != nil {
