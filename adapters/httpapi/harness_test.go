@@ -120,8 +120,12 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 		Cache:                o.cache,
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// The request timeout is far above any request's need: a 5 MB image
+	// upload under the race detector, on a machine busy with the other
+	// packages' tests, took 16 s once. The timeout's own tests configure
+	// theirs (observe_test.go).
 	httpCfg := httpapi.Config{
-		RequestTimeout: 5 * time.Second, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
+		RequestTimeout: time.Minute, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
 		FrontendURL: o.frontendURL, SecureCookies: o.production,
