@@ -27,13 +27,8 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 }
 
 func (s *Server) createTag(c *fiber.Ctx) error {
-	body, err := jsonBody(c)
+	name, err := tagName(c)
 	if err != nil {
-		return err
-	}
-	v := validate.New(body)
-	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
-	if err := v.Err(); err != nil {
 		return err
 	}
 	actor, _ := actorOf(c)
@@ -69,13 +64,8 @@ func (s *Server) renameTag(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := jsonBody(c)
+	name, err := tagName(c)
 	if err != nil {
-		return err
-	}
-	v := validate.New(body)
-	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
-	if err := v.Err(); err != nil {
 		return err
 	}
 	tag, err := s.tags.Rename(c.UserContext(), caller, id, name)
@@ -100,4 +90,15 @@ func (s *Server) deleteTag(c *fiber.Ctx) error {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Tag deleted."})
+}
+
+// tagName decodes the body of a tag's create or rename: its name.
+func tagName(c *fiber.Ctx) (string, error) {
+	body, err := jsonBody(c)
+	if err != nil {
+		return "", err
+	}
+	v := validate.New(body)
+	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
+	return name, v.Err()
 }
