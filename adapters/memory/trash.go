@@ -177,12 +177,9 @@ func (r trash) PurgeComment(ctx context.Context, id int64) error {
 }
 
 func (r trash) PurgeCommentsOf(ctx context.Context, postID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.purgeTrashedComments(func(c domain.Comment) bool { return c.PostID == postID })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		return s.purgeTrashedComments(func(c domain.Comment) bool { return c.PostID == postID })
 	})
-	return n, err
 }
 
 func (r trash) PurgeAuthor(ctx context.Context, author int64) ([]string, error) {
