@@ -138,12 +138,10 @@ func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
 }
 
 func (r tokens) DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		_, n = s.deleteTokensStreamed(func(t domain.Token) bool { return t.UserID == userID })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		_, n := s.deleteTokensStreamed(func(t domain.Token) bool { return t.UserID == userID })
+		return n
 	})
-	return n, err
 }
 
 func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error) {
