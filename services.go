@@ -118,8 +118,8 @@ func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, ad
 	return httpapi.Services{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
 		Backlog: app.NewBacklog(store), Backup: backup,
-		Fronts: []httpapi.Front{admin, hosted},
-		Cache:  cache, Freshness: fresh,
+		Sites: []httpapi.Site{admin, hosted},
+		Cache: cache, Freshness: fresh,
 	}
 }
 

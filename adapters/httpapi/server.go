@@ -94,9 +94,9 @@ type Services struct {
 	// Backup reports the continuous backup's lag, which /readyz compares
 	// with Config.BackupMaxLag and /metrics exports; nil without a backup.
 	Backup ports.BackupReporter
-	// Fronts are the other driving adapters this listener serves under
+	// Sites are the other driving adapters this listener serves under
 	// their own paths (the admin console).
-	Fronts []Front
+	Sites []Site
 	// Cache keeps the answers of anonymous reads (nil: off), and
 	// Freshness evicts from it what a write of this replica changed before
 	// the write is answered (nil: nothing to evict).
@@ -104,7 +104,7 @@ type Services struct {
 	Freshness ports.CacheFreshness
 }
 
-// Server is Inkwell's HTTP front: both areas on one Fiber app.
+// Server is Inkwell's HTTP adapter: both areas on one Fiber app.
 type Server struct {
 	cfg          Config
 	log          *slog.Logger
@@ -133,8 +133,8 @@ type Server struct {
 	hub         *hub
 	rendered    *renderCache
 	openStreams atomic.Int64
-	// fronts are the other driving adapters served here (see Front).
-	fronts []Front
+	// sites are the other driving adapters served here (see Site).
+	sites []Site
 	// cache keeps anonymous answers; cached is the handler of the routes
 	// it serves; fresh evicts after this replica's writes.
 	cache  *respcache.Cache
@@ -152,7 +152,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		auth:         newAuthenticator(svc.Accounts, svc.Sessions, statefulDomains(cfg), newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
 		events:       svc.Events, webhooks: svc.Webhooks,
-		resets: svc.PasswordResets, fronts: svc.Fronts, backup: svc.Backup,
+		resets: svc.PasswordResets, sites: svc.Sites, backup: svc.Backup,
 		cache: svc.Cache, fresh: svc.Freshness,
 	}
 	s.cached = s.cache.Handler(s.baseURL)
@@ -209,9 +209,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(s.observe)
 	s.app.Use(recover.New())
 	// CORS comes before any route so that preflights are answered by it.
-	// The fronts' paths, the admin console's, allow no cross-origin use
+	// The sites' paths, the admin console's, allow no cross-origin use
 	// (DESIGN §5).
-	s.app.Use(s.exceptFronts(cors.New(cfg.CORS)))
+	s.app.Use(s.exceptSites(cors.New(cfg.CORS)))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
 	if s.cache.Enabled() && s.fresh != nil {
@@ -223,7 +223,7 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
 	}
 	s.operations()
-	for _, f := range s.fronts {
+	for _, f := range s.sites {
 		f.Mount(s.app)
 	}
 	if cfg.BenchEndpoints {
@@ -242,11 +242,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	// Once every route is known, each gets what must run once the router
 	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
 	fault := func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }
-	// A front's forms are no API call: they take no Idempotency-Key.
+	// A site's forms are no API call: they take no Idempotency-Key.
 	atRoutes(s.app, func(h fiber.Handler) fiber.Handler {
 		keyed := idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
 		return func(c *fiber.Ctx) error {
-			if _, ok := s.frontOf(c.Path()); ok {
+			if _, ok := s.siteOf(c.Path()); ok {
 				return h(c)
 			}
 			return keyed(c)
@@ -378,7 +378,7 @@ func benchCeiling(c *fiber.Ctx) error {
 // area the path belongs to.
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	err = rootMethodError(c, err)
-	if f, ok := s.frontOf(c.Path()); ok {
+	if f, ok := s.siteOf(c.Path()); ok {
 		if rerr := f.RenderError(c, err); rerr != nil {
 			return rerr
 		}
