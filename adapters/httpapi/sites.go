@@ -7,7 +7,7 @@ import (
 // Site is another driving adapter served on this listener under a path
 // prefix of its own, such as the admin console under /admin. httpapi
 // imports none of them: the composition root hands them over in
-// Services.Sites. The API's CORS policy does not apply to a site's
+// Deps.Sites. The API's CORS policy does not apply to a site's
 // paths, and every error on them, the refusals made before routing
 // included (an unknown method, a header too large, a bad path), is the
 // site's to render.
