@@ -102,7 +102,7 @@ func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console
 	}, log, console.HostedServices{PasswordResets: uc.PasswordResets, Verification: uc.Verification})
 }
 
-// NewServices gives the HTTP adapter the use cases, the uploaded files it
+// NewHTTPDeps gives the HTTP adapter the use cases, the uploaded files it
 // serves, what its probes and metrics read of the store (its ping, the
 // outboxes' backlog and, when the store keeps them, its pool and query
 // figures), and the admin console and the hosted pages it serves on the
@@ -110,17 +110,17 @@ func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console
 //
 // With the cache of anonymous reads on, fresh is its reader of the outbox,
 // which the adapter calls after each write.
-func NewServices(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted, backup ports.BackupReporter, cache *respcache.Cache, fresh *app.CacheInvalidation) httpapi.Services {
+func NewHTTPDeps(uc ports.UseCases, store ports.Store, files ports.FileStore, admin *console.Console, hosted *console.Hosted, backup ports.BackupReporter, cache *respcache.Cache, fresh *app.CacheInvalidation) httpapi.Deps {
 	// The figures are optional: a store without pools (the memory store)
 	// leaves them nil and /metrics without their series.
 	pools, _ := store.(ports.PoolReporter)
 	queries, _ := store.(ports.QueryCounter)
 	reads, _ := store.(ports.ReadReporter)
-	return httpapi.Services{
+	return httpapi.Deps{
 		UseCases: uc, Files: files, Pinger: store, Pools: pools, Queries: queries, Reads: reads,
 		Backlog: app.NewBacklog(store), Backup: backup,
-		Fronts: []httpapi.Front{admin, hosted},
-		Cache:  cache, Freshness: fresh,
+		Sites: []httpapi.Site{admin, hosted},
+		Cache: cache, Freshness: fresh,
 	}
 }
 

@@ -45,7 +45,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		newCache,
 		newPurger,
 		newCacheInvalidation,
-		NewServices,
+		NewHTTPDeps,
 		httpapi.New,
 		wire.Struct(new(Service), "*"),
 	)

@@ -88,8 +88,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	cache := newCache(cacheConfig)
 	purger := newPurger(cacheConfig, log)
 	cacheInvalidation := newCacheInvalidation(store, eventsConfig, cache, purger)
-	services := NewServices(useCases, store, fileStore, console, hosted, backupReporter, cache, cacheInvalidation)
-	server := httpapi.New(config, log, services)
+	deps := NewHTTPDeps(useCases, store, fileStore, console, hosted, backupReporter, cache, cacheInvalidation)
+	server := httpapi.New(config, log, deps)
 	events := useCases.Events
 	operator := NewOperator(useCaseDeps)
 	adminSetup := useCases.AdminSetup

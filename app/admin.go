@@ -41,6 +41,13 @@ func authorize(ctx context.Context, r ports.Repos, c ports.AdminCaller) (domain.
 	if err := c.Actor.CheckAdmin(); err != nil {
 		return domain.User{}, err
 	}
+	return asStored(ctx, r, c, domain.Actor.CheckAdmin)
+}
+
+// asStored reads the caller's account through r and returns it when check
+// passes for the caller with the account's rights as stored, so that a
+// revoke counts at once; a deleted account is domain.ErrForbidden.
+func asStored(ctx context.Context, r ports.Repos, c ports.AdminCaller, check func(domain.Actor) error) (domain.User, error) {
 	u, err := r.Users.ByID(ctx, c.Actor.User.ID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.User{}, domain.ErrForbidden
@@ -50,7 +57,7 @@ func authorize(ctx context.Context, r ports.Repos, c ports.AdminCaller) (domain.
 	}
 	now := c.Actor
 	now.User = u
-	if err := now.CheckAdmin(); err != nil {
+	if err := check(now); err != nil {
 		return domain.User{}, err
 	}
 	return u, nil
@@ -348,24 +355,23 @@ func (a *Admin) Deliveries(ctx context.Context, c ports.AdminCaller, webhookID i
 
 // DisableWebhook implements ports.Admin.
 func (a *Admin) DisableWebhook(ctx context.Context, c ports.AdminCaller, id int64) error {
-	return a.act(ctx, c, domain.AuditWebhookDisable, domain.SubjectWebhook, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
-		w, err := r.Webhooks.Lock(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		w.DisableByAdmin(now)
-		return nil, r.Webhooks.Update(ctx, w)
-	})
+	return a.switchWebhook(ctx, c, domain.AuditWebhookDisable, id, (*domain.Webhook).DisableByAdmin)
 }
 
 // EnableWebhook implements ports.Admin.
 func (a *Admin) EnableWebhook(ctx context.Context, c ports.AdminCaller, id int64) error {
-	return a.act(ctx, c, domain.AuditWebhookEnable, domain.SubjectWebhook, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
+	return a.switchWebhook(ctx, c, domain.AuditWebhookEnable, id, (*domain.Webhook).Enable)
+}
+
+// switchWebhook is the admin action that turns webhook id on or off with
+// turn, audited as action.
+func (a *Admin) switchWebhook(ctx context.Context, c ports.AdminCaller, action domain.AuditAction, id int64, turn func(*domain.Webhook, time.Time)) error {
+	return a.act(ctx, c, action, domain.SubjectWebhook, id, func(r ports.Repos, _ domain.User, now time.Time) ([]domain.Event, error) {
 		w, err := r.Webhooks.Lock(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		w.Enable(now)
+		turn(&w, now)
 		return nil, r.Webhooks.Update(ctx, w)
 	})
 }

@@ -191,6 +191,21 @@ func (w *MailWorker) Prune(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
+// drain calls step until it handles nothing or ctx ends, while ready
+// allows; report hears of every failure but those ctx's end causes, and a
+// failure that handled some still lets the next call run.
+func drain(ctx context.Context, report func(error), ready func() bool, step func(context.Context) (int, error)) {
+	for ctx.Err() == nil && ready() {
+		n, err := step(ctx)
+		if err != nil && ctx.Err() == nil {
+			report(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+}
+
 // pruneInterval is how often each replica prunes the finished mails.
 // Pruning is idempotent, so replicas need not agree on who does it.
 const pruneInterval = time.Hour
@@ -216,15 +231,7 @@ func (w *MailWorker) Run(ctx context.Context, report func(error)) {
 			}
 			pruned = time.Now()
 		}
-		for ctx.Err() == nil && !w.resting() {
-			n, err := w.SendDue(ctx)
-			if err != nil && ctx.Err() == nil {
-				report(err)
-			}
-			if n == 0 {
-				break
-			}
-		}
+		drain(ctx, report, func() bool { return !w.resting() }, w.SendDue)
 		select {
 		case <-ctx.Done():
 			return

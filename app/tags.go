@@ -61,19 +61,7 @@ func manager(ctx context.Context, r ports.Repos, c ports.AdminCaller) (domain.Us
 	if err := c.Actor.CheckAbility(domain.WriteTags); err != nil {
 		return domain.User{}, err
 	}
-	u, err := r.Users.ByID(ctx, c.Actor.User.ID)
-	if errors.Is(err, domain.ErrNotFound) {
-		return domain.User{}, domain.ErrForbidden
-	}
-	if err != nil {
-		return domain.User{}, err
-	}
-	now := c.Actor
-	now.User = u
-	if err := now.CheckManageTags(); err != nil {
-		return domain.User{}, err
-	}
-	return u, nil
+	return asStored(ctx, r, c, domain.Actor.CheckManageTags)
 }
 
 // manage runs one change of tags in one transaction: check the caller's

@@ -191,13 +191,7 @@ func restorePost(ctx context.Context, r ports.Repos, files ports.FileStore, tras
 
 // Trashed implements ports.Posts.
 func (p *Posts) Trashed(ctx context.Context, actor domain.Actor, page ports.Page) ([]ports.PostView, int, error) {
-	if err := actor.CheckPostRead(); err != nil {
-		return nil, 0, err
-	}
-	if actor.User.ID == 0 {
-		return nil, 0, domain.ErrUnauthenticated
-	}
-	if err := domain.CheckPageSize(page.Limit); err != nil {
+	if err := checkTrashRead(actor, page); err != nil {
 		return nil, 0, err
 	}
 	r := p.store.Repos()
@@ -210,6 +204,18 @@ func (p *Posts) Trashed(ctx context.Context, actor domain.Actor, page ports.Page
 		return nil, 0, fmt.Errorf("list trashed posts: %w", err)
 	}
 	return views, total, nil
+}
+
+// checkTrashRead checks that actor, signed in, may read posts, its trash
+// among them, a page of page's size at a time.
+func checkTrashRead(actor domain.Actor, page ports.Page) error {
+	if err := actor.CheckPostRead(); err != nil {
+		return err
+	}
+	if actor.User.ID == 0 {
+		return domain.ErrUnauthenticated
+	}
+	return domain.CheckPageSize(page.Limit)
 }
 
 // trashedViews presents the author's trashed posts as the post routes show
@@ -248,13 +254,7 @@ func trashedViews(ctx context.Context, r ports.Repos, author domain.User, trashe
 // and filtered here (the retention keeps it short), then merged with the
 // first page.Offset + page.Limit posts of the live list.
 func (p *Posts) ListWithTrashed(ctx context.Context, actor domain.Actor, f ports.PostFilter, page ports.Page) ([]ports.PostView, int, error) {
-	if err := actor.CheckPostRead(); err != nil {
-		return nil, 0, err
-	}
-	if actor.User.ID == 0 {
-		return nil, 0, domain.ErrUnauthenticated
-	}
-	if err := domain.CheckPageSize(page.Limit); err != nil {
+	if err := checkTrashRead(actor, page); err != nil {
 		return nil, 0, err
 	}
 	if err := checkSearch("search", f.Search); err != nil {

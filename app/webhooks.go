@@ -85,17 +85,8 @@ func (w *Webhooks) List(ctx context.Context, actor domain.Actor) ([]domain.Webho
 
 // Create implements ports.Webhooks.
 func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.WebhookInput) (domain.Webhook, error) {
-	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+	if err := w.checkWrite(actor, in); err != nil {
 		return domain.Webhook{}, err
-	}
-	if err := actor.CheckWrite(); err != nil {
-		return domain.Webhook{}, err
-	}
-	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
-		return domain.Webhook{}, err
-	}
-	if !w.sender.Allowed(in.URL) {
-		return domain.Webhook{}, domain.ErrWebhookURL
 	}
 	now := w.clock.Now()
 	hook := domain.Webhook{
@@ -127,6 +118,24 @@ func (w *Webhooks) Create(ctx context.Context, actor domain.Actor, in ports.Webh
 	return hook, nil
 }
 
+// checkWrite checks that actor may write webhooks and that in describes
+// one this service may send to.
+func (w *Webhooks) checkWrite(actor domain.Actor, in ports.WebhookInput) error {
+	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+		return err
+	}
+	if err := actor.CheckWrite(); err != nil {
+		return err
+	}
+	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
+		return err
+	}
+	if !w.sender.Allowed(in.URL) {
+		return domain.ErrWebhookURL
+	}
+	return nil
+}
+
 // Get implements ports.Webhooks.
 func (w *Webhooks) Get(ctx context.Context, actor domain.Actor, id int64) (domain.Webhook, error) {
 	hook, err := ownWebhook(ctx, w.store.Repos(), actor, id, false)
@@ -138,17 +147,8 @@ func (w *Webhooks) Get(ctx context.Context, actor domain.Actor, id int64) (domai
 
 // Replace implements ports.Webhooks.
 func (w *Webhooks) Replace(ctx context.Context, actor domain.Actor, id int64, in ports.WebhookInput) (domain.Webhook, error) {
-	if err := actor.CheckAbility(domain.WriteWebhooks); err != nil {
+	if err := w.checkWrite(actor, in); err != nil {
 		return domain.Webhook{}, err
-	}
-	if err := actor.CheckWrite(); err != nil {
-		return domain.Webhook{}, err
-	}
-	if err := domain.CheckWebhook(in.URL, in.Events); err != nil {
-		return domain.Webhook{}, err
-	}
-	if !w.sender.Allowed(in.URL) {
-		return domain.Webhook{}, domain.ErrWebhookURL
 	}
 	var hook domain.Webhook
 	err := w.store.InTx(ctx, func(r ports.Repos) error {
@@ -409,15 +409,7 @@ func (w *WebhookWorker) Run(ctx context.Context, report func(error)) {
 				break
 			}
 		}
-		for ctx.Err() == nil {
-			n, err := w.DeliverDue(ctx)
-			if err != nil && ctx.Err() == nil {
-				report(err)
-			}
-			if n == 0 {
-				break
-			}
-		}
+		drain(ctx, report, func() bool { return true }, w.DeliverDue)
 		select {
 		case <-ctx.Done():
 			return

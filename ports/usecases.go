@@ -1,8 +1,8 @@
 package ports
 
 // UseCases is every driving port a transport may call: what the HTTP
-// adapter and the admin console call today, and a gRPC or JSON-RPC front
-// end tomorrow. Every method that acts for somebody takes the actor and
+// adapter and the admin console call today, and a gRPC or JSON-RPC transport
+// tomorrow. Every method that acts for somebody takes the actor and
 // checks its rights; the operator's powers, which take none, are not here
 // (Operator). The root package builds it once, on the configured store,
 // for the service and for the tests alike.

@@ -42,7 +42,7 @@ func forEachStore(t *testing.T, test func(t *testing.T, b *bench)) {
 type bench struct {
 	t      *testing.T
 	server *httpapi.Server
-	svc    httpapi.Services
+	svc    httpapi.Deps
 	stack  stacktest.Stack
 	store  ports.Store
 }

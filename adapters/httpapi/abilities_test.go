@@ -48,7 +48,7 @@ func (r writeRoute) documentPath() string {
 }
 
 // areaAWrites walks the router for the routes of area A that write: every
-// POST, PUT, PATCH and DELETE but area B's and the fronts' (the admin
+// POST, PUT, PATCH and DELETE but area B's and the sites' (the admin
 // console), in the order they were registered.
 func areaAWrites(h *harness) []writeRoute {
 	var out []writeRoute

@@ -70,8 +70,7 @@ func (s *Server) showComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Comment.UpdatedAt)
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
+	return s.sendComment(c, view)
 }
 
 func (s *Server) updateComment(c *fiber.Ctx) error {
@@ -88,8 +87,7 @@ func (s *Server) updateComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Comment.UpdatedAt)
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
+	return s.sendComment(c, view)
 }
 
 // deleteComment moves the comment to the trash, or purges it with

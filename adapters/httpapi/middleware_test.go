@@ -30,7 +30,7 @@ func (fakeAccounts) Authenticate(_ context.Context, bearer string) (domain.Actor
 
 func newTestServer() *Server {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return New(Config{RequestTimeout: time.Second, BodyLimit: 1 << 20}, log, Services{UseCases: ports.UseCases{Accounts: fakeAccounts{}}})
+	return New(Config{RequestTimeout: time.Second, BodyLimit: 1 << 20}, log, Deps{UseCases: ports.UseCases{Accounts: fakeAccounts{}}})
 }
 
 func TestRouteGuards(t *testing.T) {

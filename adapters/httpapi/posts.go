@@ -59,8 +59,7 @@ func (s *Server) showPost(c *fiber.Ctx) error {
 		return err
 	}
 	tagPosts(c, view)
-	conditional.Version(c, view.Post.UpdatedAt())
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postWithComments)})
+	return s.sendPost(c, apiV1, view, postWithComments)
 }
 
 // createPost refuses a token not allowed domain.WritePosts before reading
@@ -105,8 +104,7 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Post.UpdatedAt())
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV1, view, postSingle)})
+	return s.sendPost(c, apiV1, view, postSingle)
 }
 
 // deletePost moves the post to the trash, or purges it with force=true.

@@ -191,8 +191,7 @@ func (s *Server) showPostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Post.UpdatedAt())
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
+	return s.sendPost(c, apiV2, view, postSingle)
 }
 
 func (s *Server) updatePostV2(c *fiber.Ctx) error {
@@ -209,8 +208,7 @@ func (s *Server) updatePostV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Post.UpdatedAt())
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, apiV2, view, postSingle)})
+	return s.sendPost(c, apiV2, view, postSingle)
 }
 
 // deletePostV2 moves the post to the trash, or purges it with force=true.

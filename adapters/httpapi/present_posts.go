@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -159,6 +161,19 @@ func presentTags(tags []domain.Tag) []tagJSON {
 		out[i] = presentTag(t)
 	}
 	return out
+}
+
+// sendPost answers 200 with the post at detail under prefix and its
+// version.
+func (s *Server) sendPost(c *fiber.Ctx, prefix string, view ports.PostView, detail postDetail) error {
+	conditional.Version(c, view.Post.UpdatedAt())
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, prefix, view, detail)})
+}
+
+// sendComment answers 200 with the comment and its version.
+func (s *Server) sendComment(c *fiber.Ctx, view ports.CommentView) error {
+	conditional.Version(c, view.Comment.UpdatedAt)
+	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
 }
 
 func (s *Server) presentComment(c *fiber.Ctx, v ports.CommentView) commentJSON {

@@ -72,9 +72,9 @@ type Config struct {
 	SecureCookies bool
 }
 
-// Services are the driving ports the routes call, and what the probes and
-// metrics read of the store.
-type Services struct {
+// Deps are what the adapter is built from: the driving ports the routes
+// call, and what the probes and metrics read of the store.
+type Deps struct {
 	ports.UseCases
 	// Files are the uploaded files, served under /storage/; when they also
 	// have public URLs (ports.PublicFiles), representations link there.
@@ -94,9 +94,9 @@ type Services struct {
 	// Backup reports the continuous backup's lag, which /readyz compares
 	// with Config.BackupMaxLag and /metrics exports; nil without a backup.
 	Backup ports.BackupReporter
-	// Fronts are the other driving adapters this listener serves under
+	// Sites are the other driving adapters this listener serves under
 	// their own paths (the admin console).
-	Fronts []Front
+	Sites []Site
 	// Cache keeps the answers of anonymous reads (nil: off), and
 	// Freshness evicts from it what a write of this replica changed before
 	// the write is answered (nil: nothing to evict).
@@ -104,7 +104,7 @@ type Services struct {
 	Freshness ports.CacheFreshness
 }
 
-// Server is Inkwell's HTTP front: both areas on one Fiber app.
+// Server is Inkwell's HTTP adapter: both areas on one Fiber app.
 type Server struct {
 	cfg          Config
 	log          *slog.Logger
@@ -133,8 +133,8 @@ type Server struct {
 	hub         *hub
 	rendered    *renderCache
 	openStreams atomic.Int64
-	// fronts are the other driving adapters served here (see Front).
-	fronts []Front
+	// sites are the other driving adapters served here (see Site).
+	sites []Site
 	// cache keeps anonymous answers; cached is the handler of the routes
 	// it serves; fresh evicts after this replica's writes.
 	cache  *respcache.Cache
@@ -143,27 +143,27 @@ type Server struct {
 }
 
 // New builds the Fiber app with every route of both areas.
-func New(cfg Config, log *slog.Logger, svc Services) *Server {
+func New(cfg Config, log *slog.Logger, deps Deps) *Server {
 	s := &Server{
-		cfg: cfg, log: log, accounts: svc.Accounts, tokens: svc.Tokens,
-		posts: svc.Posts, comments: svc.Comments, tags: svc.Tags, pinger: svc.Pinger,
-		profile: svc.Profile, sessions: svc.Sessions, files: svc.Files,
-		verification: svc.Verification,
-		auth:         newAuthenticator(svc.Accounts, svc.Sessions, statefulDomains(cfg), newCookieJar(cfg)),
+		cfg: cfg, log: log, accounts: deps.Accounts, tokens: deps.Tokens,
+		posts: deps.Posts, comments: deps.Comments, tags: deps.Tags, pinger: deps.Pinger,
+		profile: deps.Profile, sessions: deps.Sessions, files: deps.Files,
+		verification: deps.Verification,
+		auth:         newAuthenticator(deps.Accounts, deps.Sessions, statefulDomains(cfg), newCookieJar(cfg)),
 		proxies:      cfg.TrustedProxies,
-		events:       svc.Events, webhooks: svc.Webhooks,
-		resets: svc.PasswordResets, fronts: svc.Fronts, backup: svc.Backup,
-		cache: svc.Cache, fresh: svc.Freshness,
+		events:       deps.Events, webhooks: deps.Webhooks,
+		resets: deps.PasswordResets, sites: deps.Sites, backup: deps.Backup,
+		cache: deps.Cache, fresh: deps.Freshness,
 	}
 	s.cached = s.cache.Handler(s.baseURL)
-	s.metrics = newMetrics(svc.Pools, svc.Queries, svc.Reads, svc.Backlog, &s.openStreams)
-	if svc.Backup != nil {
-		s.metrics.registry.MustRegister(backupCollector{svc.Backup})
+	s.metrics = newMetrics(deps.Pools, deps.Queries, deps.Reads, deps.Backlog, &s.openStreams)
+	if deps.Backup != nil {
+		s.metrics.registry.MustRegister(backupCollector{deps.Backup})
 	}
 	if s.cache.Enabled() {
 		s.metrics.registerCache(s.cache.Stats)
 	}
-	s.public, _ = svc.Files.(ports.PublicFiles)
+	s.public, _ = deps.Files.(ports.PublicFiles)
 	if cfg.AppURL == "" {
 		s.auth.ownOrigin = s.proxies.Origin
 	}
@@ -209,9 +209,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.app.Use(s.observe)
 	s.app.Use(recover.New())
 	// CORS comes before any route so that preflights are answered by it.
-	// The fronts' paths, the admin console's, allow no cross-origin use
+	// The sites' paths, the admin console's, allow no cross-origin use
 	// (DESIGN §5).
-	s.app.Use(s.exceptFronts(cors.New(cfg.CORS)))
+	s.app.Use(s.exceptSites(cors.New(cfg.CORS)))
 	s.app.Use(refuseUnservablePaths)
 	s.app.Use(withDeadline(cfg.RequestTimeout))
 	if s.cache.Enabled() && s.fresh != nil {
@@ -219,11 +219,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	}
 	// The rate limit is the last global middleware: its refusals are
 	// answered by the route the request matches (see deferRefusal).
-	if svc.RequestLimit != nil {
-		s.app.Use(limitRequests(svc.RequestLimit, s.auth, s.proxies))
+	if deps.RequestLimit != nil {
+		s.app.Use(limitRequests(deps.RequestLimit, s.auth, s.proxies))
 	}
 	s.operations()
-	for _, f := range s.fronts {
+	for _, f := range s.sites {
 		f.Mount(s.app)
 	}
 	if cfg.BenchEndpoints {
@@ -232,9 +232,9 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	s.routes()
 	s.docs()
 	crud.Mount(s.app, crud.Deps{
-		People:       svc.People,
-		Products:     svc.Products,
-		Authenticate: svc.Accounts.Authenticate,
+		People:       deps.People,
+		Products:     deps.Products,
+		Authenticate: deps.Accounts.Authenticate,
 		RequireToken: cfg.CrudRequireToken,
 		BaseURL:      s.baseURL,
 		Cached:       s.cached,
@@ -242,11 +242,11 @@ func New(cfg Config, log *slog.Logger, svc Services) *Server {
 	// Once every route is known, each gets what must run once the router
 	// found it: the rate limit's refusal and, on POST, Idempotency-Key.
 	fault := func(c *fiber.Ctx, err error) { logFault(c, s.log, err) }
-	// A front's forms are no API call: they take no Idempotency-Key.
+	// A site's forms are no API call: they take no Idempotency-Key.
 	atRoutes(s.app, func(h fiber.Handler) fiber.Handler {
-		keyed := idempotent(svc.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
+		keyed := idempotent(deps.Idempotency, s.auth, s.proxies, fault, s.handleError, h)
 		return func(c *fiber.Ctx) error {
-			if _, ok := s.frontOf(c.Path()); ok {
+			if _, ok := s.siteOf(c.Path()); ok {
 				return h(c)
 			}
 			return keyed(c)
@@ -378,7 +378,7 @@ func benchCeiling(c *fiber.Ctx) error {
 // area the path belongs to.
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	err = rootMethodError(c, err)
-	if f, ok := s.frontOf(c.Path()); ok {
+	if f, ok := s.siteOf(c.Path()); ok {
 		if rerr := f.RenderError(c, err); rerr != nil {
 			return rerr
 		}

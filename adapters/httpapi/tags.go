@@ -27,13 +27,8 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 }
 
 func (s *Server) createTag(c *fiber.Ctx) error {
-	body, err := jsonBody(c)
+	name, err := tagName(c)
 	if err != nil {
-		return err
-	}
-	v := validate.New(body)
-	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
-	if err := v.Err(); err != nil {
 		return err
 	}
 	actor, _ := actorOf(c)
@@ -45,37 +40,33 @@ func (s *Server) createTag(c *fiber.Ctx) error {
 	return sendJSON(c, http.StatusCreated, fiber.Map{"data": presentTag(tag)})
 }
 
-// tagManager is the actor of an admin's request with the client address
-// its audit row records, once the actor's rights as authenticated allow
-// managing tags: the use case checks them again on the account as stored
-// now, and this early check only puts a refusal before the body's.
-func (s *Server) tagManager(c *fiber.Ctx) (ports.AdminCaller, error) {
+// tagManager reads the id of the tag an admin's request names, and its
+// caller: the actor with the client address its audit row records, once
+// the actor's rights as authenticated allow managing tags. The use case
+// checks them again on the account as stored now; this early check only
+// puts a refusal before the body's.
+func (s *Server) tagManager(c *fiber.Ctx) (int64, ports.AdminCaller, error) {
+	id, err := pathID(c, "tag")
+	if err != nil {
+		return 0, ports.AdminCaller{}, err
+	}
 	actor, _ := actorOf(c)
 	if err := actor.CheckManageTags(); err != nil {
-		return ports.AdminCaller{}, err
+		return 0, ports.AdminCaller{}, err
 	}
-	return ports.AdminCaller{Actor: actor, Address: s.proxies.ClientIP(c)}, nil
+	return id, ports.AdminCaller{Actor: actor, Address: s.proxies.ClientIP(c)}, nil
 }
 
 // renameTag gives a tag a new name, for admins. A name another tag holds
 // is refused as creation refuses it; joining two tags is Tags.Merge's,
 // which the API does not offer.
 func (s *Server) renameTag(c *fiber.Ctx) error {
-	id, err := pathID(c, "tag")
+	id, caller, err := s.tagManager(c)
 	if err != nil {
 		return err
 	}
-	caller, err := s.tagManager(c)
+	name, err := tagName(c)
 	if err != nil {
-		return err
-	}
-	body, err := jsonBody(c)
-	if err != nil {
-		return err
-	}
-	v := validate.New(body)
-	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
-	if err := v.Err(); err != nil {
 		return err
 	}
 	tag, err := s.tags.Rename(c.UserContext(), caller, id, name)
@@ -88,11 +79,7 @@ func (s *Server) renameTag(c *fiber.Ctx) error {
 // deleteTag deletes a tag, which leaves every post that carried it, for
 // admins.
 func (s *Server) deleteTag(c *fiber.Ctx) error {
-	id, err := pathID(c, "tag")
-	if err != nil {
-		return err
-	}
-	caller, err := s.tagManager(c)
+	id, caller, err := s.tagManager(c)
 	if err != nil {
 		return err
 	}
@@ -100,4 +87,15 @@ func (s *Server) deleteTag(c *fiber.Ctx) error {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Tag deleted."})
+}
+
+// tagName decodes the body of a tag's create or rename: its name.
+func tagName(c *fiber.Ctx) (string, error) {
+	body, err := jsonBody(c)
+	if err != nil {
+		return "", err
+	}
+	v := validate.New(body)
+	name := v.String("name", validate.Required, validate.Check(domain.CheckTagName))
+	return name, v.Err()
 }

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
@@ -81,8 +79,7 @@ func (s *Server) restorePostAs(c *fiber.Ctx, prefix string, detail postDetail) e
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Post.UpdatedAt())
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentPost(c, prefix, view, detail)})
+	return s.sendPost(c, prefix, view, detail)
 }
 
 func (s *Server) restoreComment(c *fiber.Ctx) error {
@@ -95,6 +92,5 @@ func (s *Server) restoreComment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conditional.Version(c, view.Comment.UpdatedAt)
-	return sendJSON(c, http.StatusOK, fiber.Map{"data": s.presentComment(c, view)})
+	return s.sendComment(c, view)
 }

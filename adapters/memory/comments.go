@@ -46,16 +46,7 @@ func (r comments) Create(ctx context.Context, c *domain.Comment) error {
 }
 
 func (r comments) Get(ctx context.Context, id int64) (domain.Comment, error) {
-	var out domain.Comment
-	err := r.u.read(ctx, func(s *state) error {
-		c, ok := s.comments[id]
-		if !ok {
-			return fmt.Errorf("comment %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneComment(c)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Comment { return s.comments }, cloneComment, "comment", id)
 }
 
 // Lock reads the comment. Transactions already run one at a time, so there

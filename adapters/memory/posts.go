@@ -90,16 +90,7 @@ func (s *state) createPost(p *domain.Post) error {
 }
 
 func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
-	var out domain.Post
-	err := r.u.read(ctx, func(s *state) error {
-		p, ok := s.posts[id]
-		if !ok {
-			return fmt.Errorf("post %d: %w", id, domain.ErrNotFound)
-		}
-		out = restorePost(p)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.PostState { return s.posts }, restorePost, "post", id)
 }
 
 // Lock reads the post. Transactions already run one at a time, so there is

@@ -107,20 +107,14 @@ func (r sessions) Delete(ctx context.Context, idHash string) error {
 // DeleteByUser matches no session for a userID of 0: an unbound session
 // belongs to nobody, as a NULL user_id matches nothing in SQL.
 func (r sessions) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.deleteSessions(func(sess domain.Session) bool { return sess.UserID != 0 && sess.UserID == userID })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		return s.deleteSessions(func(sess domain.Session) bool { return sess.UserID != 0 && sess.UserID == userID })
 	})
-	return n, err
 }
 
 func (r sessions) DeleteIdle(ctx context.Context, cutoff time.Time) (int64, error) {
 	cutoff = norm(cutoff)
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.deleteSessions(func(sess domain.Session) bool { return !sess.LastActivity.After(cutoff) })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		return s.deleteSessions(func(sess domain.Session) bool { return !sess.LastActivity.After(cutoff) })
 	})
-	return n, err
 }

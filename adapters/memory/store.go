@@ -7,6 +7,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -188,6 +189,33 @@ func (u unit) write(ctx context.Context, f func(*state) error) error {
 	u.store.mu.Lock()
 	defer u.store.mu.Unlock()
 	return f(u.store.data)
+}
+
+// count runs f, which changes the state and says how many records it
+// changed, as one write.
+func (u unit) count(ctx context.Context, f func(*state) int64) (int64, error) {
+	var n int64
+	err := u.write(ctx, func(s *state) error {
+		n = f(s)
+		return nil
+	})
+	return n, err
+}
+
+// get reads record id of the table that rows picks, as of makes it (a
+// clone that shares nothing with the state); a missing one is
+// domain.ErrNotFound, named by what.
+func get[S, T any](ctx context.Context, u unit, rows func(*state) map[int64]S, of func(S) T, what string, id int64) (T, error) {
+	var out T
+	err := u.read(ctx, func(s *state) error {
+		v, ok := rows(s)[id]
+		if !ok {
+			return fmt.Errorf("%s %d: %w", what, id, domain.ErrNotFound)
+		}
+		out = of(v)
+		return nil
+	})
+	return out, err
 }
 
 func (u unit) inTx(f func(*state) error) error {

@@ -92,16 +92,7 @@ func (s *state) tagsOf(postID int64) []domain.Tag {
 }
 
 func (r tags) Lock(ctx context.Context, id int64) (domain.Tag, error) {
-	var out domain.Tag
-	err := r.u.read(ctx, func(s *state) error {
-		t, ok := s.tags[id]
-		if !ok {
-			return fmt.Errorf("lock tag %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneTag(t)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Tag { return s.tags }, cloneTag, "lock tag", id)
 }
 
 func (r tags) ByName(ctx context.Context, name string) (domain.Tag, error) {

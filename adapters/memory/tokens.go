@@ -67,16 +67,7 @@ func (r tokens) Create(ctx context.Context, t *domain.Token) error {
 }
 
 func (r tokens) ByID(ctx context.Context, id int64) (domain.Token, error) {
-	var out domain.Token
-	err := r.u.read(ctx, func(s *state) error {
-		t, ok := s.tokens[id]
-		if !ok {
-			return fmt.Errorf("token %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneToken(t)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Token { return s.tokens }, cloneToken, "token", id)
 }
 
 // ByIDWithUser reports a token whose user is gone as not found, as the SQL
@@ -143,21 +134,14 @@ func (r tokens) Delete(ctx context.Context, userID, id int64) error {
 }
 
 func (r tokens) DeleteByUser(ctx context.Context, userID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID })
-		return nil
-	})
-	return n, err
+	return r.u.count(ctx, func(s *state) int64 { return s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID }) })
 }
 
 func (r tokens) DeleteByUserStreamed(ctx context.Context, userID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		_, n = s.deleteTokensStreamed(func(t domain.Token) bool { return t.UserID == userID })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		_, n := s.deleteTokensStreamed(func(t domain.Token) bool { return t.UserID == userID })
+		return n
 	})
-	return n, err
 }
 
 func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error) {
@@ -175,22 +159,14 @@ func (r tokens) MarkStreamed(ctx context.Context, id int64) (domain.Token, error
 }
 
 func (r tokens) DeleteByName(ctx context.Context, userID int64, name string) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID && t.Name == name })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		return s.deleteTokens(func(t domain.Token) bool { return t.UserID == userID && t.Name == name })
 	})
-	return n, err
 }
 
 func (r tokens) DeleteExpired(ctx context.Context, now time.Time) (int64, error) {
 	now = norm(now)
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.deleteTokens(func(t domain.Token) bool { return t.Expired(now) })
-		return nil
-	})
-	return n, err
+	return r.u.count(ctx, func(s *state) int64 { return s.deleteTokens(func(t domain.Token) bool { return t.Expired(now) }) })
 }
 
 // Touch decides with domain.Token.NeedsTouch, so the store and the domain

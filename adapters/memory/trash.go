@@ -71,29 +71,11 @@ func (r trash) TrashComment(ctx context.Context, id int64, at time.Time) error {
 }
 
 func (r trash) Post(ctx context.Context, id int64) (ports.TrashedPost, error) {
-	var out ports.TrashedPost
-	err := r.u.read(ctx, func(s *state) error {
-		t, ok := s.trashedPosts[id]
-		if !ok {
-			return fmt.Errorf("trashed post %d: %w", id, domain.ErrNotFound)
-		}
-		out = t.view()
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]trashedPost { return s.trashedPosts }, trashedPost.view, "trashed post", id)
 }
 
 func (r trash) Comment(ctx context.Context, id int64) (ports.TrashedComment, error) {
-	var out ports.TrashedComment
-	err := r.u.read(ctx, func(s *state) error {
-		t, ok := s.trashedComments[id]
-		if !ok {
-			return fmt.Errorf("trashed comment %d: %w", id, domain.ErrNotFound)
-		}
-		out = t.view()
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]trashedComment { return s.trashedComments }, trashedComment.view, "trashed comment", id)
 }
 
 func (r trash) RestorePost(ctx context.Context, id int64, slug string) error {
@@ -177,12 +159,9 @@ func (r trash) PurgeComment(ctx context.Context, id int64) error {
 }
 
 func (r trash) PurgeCommentsOf(ctx context.Context, postID int64) (int64, error) {
-	var n int64
-	err := r.u.write(ctx, func(s *state) error {
-		n = s.purgeTrashedComments(func(c domain.Comment) bool { return c.PostID == postID })
-		return nil
+	return r.u.count(ctx, func(s *state) int64 {
+		return s.purgeTrashedComments(func(c domain.Comment) bool { return c.PostID == postID })
 	})
-	return n, err
 }
 
 func (r trash) PurgeAuthor(ctx context.Context, author int64) ([]string, error) {

@@ -37,16 +37,7 @@ func (r users) Create(ctx context.Context, u *domain.User) error {
 }
 
 func (r users) ByID(ctx context.Context, id int64) (domain.User, error) {
-	var out domain.User
-	err := r.u.read(ctx, func(s *state) error {
-		u, ok := s.users[id]
-		if !ok {
-			return fmt.Errorf("user %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneUser(u)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.User { return s.users }, cloneUser, "user", id)
 }
 
 func (r users) ByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {

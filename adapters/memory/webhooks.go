@@ -40,16 +40,7 @@ func (r webhooks) Create(ctx context.Context, w *domain.Webhook) error {
 }
 
 func (r webhooks) Get(ctx context.Context, id int64) (domain.Webhook, error) {
-	var out domain.Webhook
-	err := r.u.read(ctx, func(s *state) error {
-		w, ok := s.webhooks[id]
-		if !ok {
-			return fmt.Errorf("webhook %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneWebhook(w)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Webhook { return s.webhooks }, cloneWebhook, "webhook", id)
 }
 
 // Lock is Get: transactions of the memory store run one at a time.

@@ -243,7 +243,7 @@ func (s *Store) Ping(ctx context.Context) error {
 func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *reads) ports.Repos {
 	return ports.Repos{
 		Users:          sqlrepo.Users{Q: userQueries{q}, B: border},
-		Tokens:         tokens{q: q},
+		Tokens:         sqlrepo.Tokens{Q: tokenQueries{q}, B: border},
 		RateLimits:     sqlrepo.RateLimits{Q: rateLimitQueries{q}, B: border},
 		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{q}, B: border},
 		People:         people{q: q, conn: conn},
@@ -251,7 +251,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Posts:          posts{q: q},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
 		Tags:           tags{q: q, conn: conn, reads: reads},
-		Comments:       comments{q: q},
+		Comments:       sqlrepo.Comments{Q: commentQueries{q}, B: border},
 		Sessions:       sqlrepo.Sessions{Q: sessionQueries{q}, B: border},
 		Events:         sqlrepo.Events{Q: eventQueries{q}, B: border},
 		Webhooks:       sqlrepo.Webhooks{Q: webhookQueries{q}, B: border},

@@ -73,27 +73,6 @@ func intPtrOf(n pgtype.Int4) *int {
 	return &v
 }
 
-// abilitiesJSON encodes abilities as the JSON array kept in text; a nil list
-// is stored as [] so that every stored row decodes alike.
-func abilitiesJSON(abilities []string) (string, error) {
-	if abilities == nil {
-		abilities = []string{}
-	}
-	b, err := json.Marshal(abilities)
-	return string(b), err
-}
-
-func abilitiesOf(s string) ([]string, error) {
-	abilities := []string{}
-	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
-		return nil, err
-	}
-	if abilities == nil { // the text was JSON null
-		abilities = []string{}
-	}
-	return abilities, nil
-}
-
 // addressDocument is how the address column spells an address: lower-case
 // keys, and only the fields the address has.
 type addressDocument struct {

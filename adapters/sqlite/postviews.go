@@ -83,7 +83,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		view.Tags = []domain.Tag{}
 	}
 	if maxComments > 0 {
-		if view.Comments, _, err = comments(r).ListByPost(ctx, id, ports.Page{Limit: maxComments}); err != nil {
+		if view.Comments, _, err = (sqlrepo.Comments{Q: commentQueries(r), B: border}).ListByPost(ctx, id, ports.Page{Limit: maxComments}); err != nil {
 			return ports.PostView{}, err
 		}
 	}

@@ -325,7 +325,7 @@ func (c conns) atomically(ctx context.Context, fn func(conns) error) error {
 func (c conns) repos() ports.Repos {
 	return ports.Repos{
 		Users:          sqlrepo.Users{Q: userQueries{c}, B: border},
-		Tokens:         tokens{c},
+		Tokens:         sqlrepo.Tokens{Q: tokenQueries{c}, B: border},
 		RateLimits:     sqlrepo.RateLimits{Q: rateLimitQueries{c}, B: border},
 		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{c}, B: border},
 		People:         people{c},
@@ -333,7 +333,7 @@ func (c conns) repos() ports.Repos {
 		Posts:          posts{c},
 		PostViews:      postViews{c},
 		Tags:           tags{c},
-		Comments:       comments{c},
+		Comments:       sqlrepo.Comments{Q: commentQueries{c}, B: border},
 		Sessions:       sqlrepo.Sessions{Q: sessionQueries{c}, B: border},
 		Events:         sqlrepo.Events{Q: eventQueries{c}, B: border},
 		Webhooks:       sqlrepo.Webhooks{Q: webhookQueries{c}, B: border},

@@ -74,27 +74,3 @@ func addressJSON(a *domain.Address) (sql.NullString, error) {
 	}
 	return sql.NullString{String: string(b), Valid: true}, nil
 }
-
-// abilitiesJSON stores the abilities as a JSON array; no abilities is the
-// empty array, never null.
-func abilitiesJSON(abilities []string) (string, error) {
-	if abilities == nil {
-		abilities = []string{}
-	}
-	b, err := json.Marshal(abilities)
-	if err != nil {
-		return "", fmt.Errorf("encode abilities: %w", err)
-	}
-	return string(b), nil
-}
-
-func abilitiesOf(s string) ([]string, error) {
-	var abilities []string
-	if err := json.Unmarshal([]byte(s), &abilities); err != nil {
-		return nil, fmt.Errorf("decode abilities: %w", err)
-	}
-	if abilities == nil {
-		abilities = []string{}
-	}
-	return abilities, nil
-}

@@ -36,10 +36,8 @@ host captured from its database, and the replica lacks, has waited; 0s when
 the replica holds every one. Changes serve has not captured yet, at most
 BACKUP_SYNC_INTERVAL old, are not seen from here; serve's /metrics has its
 own lag, inkwell_backup_lag_seconds.`,
-	store: storeNone,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return backupStatus, nil }
-	},
+	store:  storeNone,
+	define: noFlags(backupStatus),
 }
 
 var backupRestoreCommand = &command{

@@ -36,6 +36,13 @@ type command struct {
 	store storeUse
 }
 
+// noFlags is the define of a command without flags, whose action is a.
+func noFlags(a action) func(*flag.FlagSet) func() (action, error) {
+	return func(*flag.FlagSet) func() (action, error) {
+		return func() (action, error) { return a, nil }
+	}
+}
+
 // helpRequest reports a command line that asks for a command's help; run
 // prints it on standard output and succeeds.
 type helpRequest struct{ cmd *command }
@@ -80,10 +87,8 @@ and lets the requests in flight finish, for up to 30 seconds.
 
 It listens on HOST; when HOST is empty, on loopback (127.0.0.1 and ::1) in
 development and on every interface in production.`,
-	store: storeCreate,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return serve, nil }
-	},
+	store:  storeCreate,
+	define: noFlags(serve),
 }
 
 var migrateCommand = &command{
@@ -93,10 +98,8 @@ var migrateCommand = &command{
 	about: `Applies the migrations the store (DATABASE_URL) lacks and exits; serve applies
 them too. On PostgreSQL they run under an advisory lock, so that replicas
 starting at once apply each migration exactly once.`,
-	store: storeCreate,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return migrate, nil }
-	},
+	store:  storeCreate,
+	define: noFlags(migrate),
 }
 
 var tokensCommand = &command{
@@ -137,9 +140,7 @@ var pruneCommand = &command{
 	summary:  "delete expired tokens",
 	about: `Deletes every expired token and prints how many. An expired token is refused
 already; pruning gives its row back.`,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return prune, nil }
-	},
+	define: noFlags(prune),
 }
 
 var adminCommand = &command{
@@ -211,9 +212,7 @@ var adminListCommand = &command{
 	synopsis: "inkwell admin list",
 	summary:  "list the admins",
 	about:    `Prints every admin, one a line: id, e-mail and name, separated by tabs.`,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return listAdmins, nil }
-	},
+	define:   noFlags(listAdmins),
 }
 
 var keyCommand = &command{
@@ -232,10 +231,8 @@ var keyGenerateCommand = &command{
 base64, for APP_KEY. It reads no setting and changes nothing: put the line in
 the environment of every replica. Changing the key voids the verification
 links and remember-me cookies made with the old one.`,
-	bare: true,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return generateKey, nil }
-	},
+	bare:   true,
+	define: noFlags(generateKey),
 }
 
 var versionCommand = &command{
@@ -246,10 +243,8 @@ var versionCommand = &command{
 state the binary was built from, as Go's build information records them;
 "inkwell --version" does the same. A binary built outside a repository, or
 by go run or go test, has no revision: it prints vcs.revision=unknown.`,
-	bare: true,
-	define: func(*flag.FlagSet) func() (action, error) {
-		return func() (action, error) { return printVersion, nil }
-	},
+	bare:   true,
+	define: noFlags(printVersion),
 }
 
 // parse finds the command args name and parses its flags, returning the

@@ -95,7 +95,7 @@ var AppKey = []byte("stacktest-app-key-of-32-bytes!!!")
 // them, with a clock the test moves and the folder that keeps the uploaded
 // files ("" when Options.Files keeps them).
 type Stack struct {
-	Services httpapi.Services
+	Services httpapi.Deps
 	// Operator is the command line's powers, which no transport holds.
 	Operator ports.Operator
 	Clock    *clock.Fixed
@@ -121,7 +121,7 @@ type Stack struct {
 const TrashRetention = 720 * time.Hour
 
 // NewStack builds the stack over store for tb with inkwell.NewUseCases,
-// inkwell.NewOperator and inkwell.NewServices, the constructors the
+// inkwell.NewOperator and inkwell.NewHTTPDeps, the constructors the
 // service itself uses. The clock
 // starts at Start.
 func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
@@ -202,7 +202,7 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	discard := slog.New(slog.DiscardHandler)
 	return Stack{
 		Operator:          inkwell.NewOperator(deps),
-		Services:          inkwell.NewServices(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil, cache, fresh),
+		Services:          inkwell.NewHTTPDeps(uc, store, o.Files, inkwell.NewConsole(httpCfg, discard, uc), inkwell.NewHosted(httpCfg, discard, uc), nil, cache, fresh),
 		CacheInvalidation: fresh,
 		Clock:             clk, Storage: storage, Webhooks: worker,
 		Mail: app.NewMailWorker(store, o.Mailer, clk, outbox, o.Mail), Outbox: outbox, Inbox: inbox,

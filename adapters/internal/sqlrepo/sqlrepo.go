@@ -1,9 +1,10 @@
 // Package sqlrepo holds the repositories both SQL stores implement alike:
-// webhooks and their deliveries, the mail outbox, the event outbox,
-// sessions, password resets, rate limits and idempotency keys. The flow of
-// each method is written here once: which operation an error names, an
-// update or delete that matched no row answering domain.ErrNotFound, the
-// JSON a column keeps a list or payload in.
+// users and their tokens, comments, webhooks and their deliveries, the
+// mail outbox, the event outbox, sessions, password resets, rate limits
+// and idempotency keys. The flow of each method is written here once:
+// which operation an error names, an update or delete that matched no row
+// answering domain.ErrNotFound, the JSON a column keeps a list or payload
+// in.
 //
 // Each store supplies the rest, which is its own: the statements, as a
 // small interface in domain terms over its sqlc queries (its column types,
