@@ -87,7 +87,7 @@ func NewConsole(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *consol
 		Secure:         cfg.SecureCookies || strings.HasPrefix(strings.ToLower(cfg.AppURL), "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		LinkBase:       cmp.Or(cfg.FrontendURL, cfg.AppURL),
-	}, log, console.Services{Admin: uc.Admin, Posts: uc.Posts, Comments: uc.Comments, Tokens: uc.Tokens, Tags: uc.Tags,
+	}, log, console.Deps{Admin: uc.Admin, Posts: uc.Posts, Comments: uc.Comments, Tokens: uc.Tokens, Tags: uc.Tags,
 		People: uc.People, Products: uc.Products, Sessions: uc.Sessions, Setup: uc.AdminSetup})
 }
 
@@ -99,7 +99,7 @@ func NewHosted(cfg httpapi.Config, log *slog.Logger, uc ports.UseCases) *console
 	return console.NewHosted(console.HostedConfig{
 		TrustedProxies: cfg.TrustedProxies,
 		VerifiedPage:   cfg.FrontendURL == "",
-	}, log, console.HostedServices{PasswordResets: uc.PasswordResets, Verification: uc.Verification})
+	}, log, console.HostedDeps{PasswordResets: uc.PasswordResets, Verification: uc.Verification})
 }
 
 // NewHTTPDeps gives the HTTP adapter the use cases, the uploaded files it

@@ -34,8 +34,8 @@ type Config struct {
 	LinkBase string
 }
 
-// Services are the driving ports the console calls.
-type Services struct {
+// Deps are the driving ports the console calls.
+type Deps struct {
 	// Admin is every page and the operator's own actions; each call
 	// checks admin rights.
 	Admin ports.Admin
@@ -84,7 +84,7 @@ type Console struct {
 
 // New builds the console. It panics when its embedded templates do not
 // parse, which a test catches before any release.
-func New(cfg Config, log *slog.Logger, svc Services) *Console {
+func New(cfg Config, log *slog.Logger, svc Deps) *Console {
 	return &Console{
 		cfg: cfg, log: log, admin: svc.Admin, sessions: svc.Sessions, setup: svc.Setup,
 		owners:  owners{posts: svc.Posts, comments: svc.Comments, tokens: svc.Tokens, tags: svc.Tags, people: svc.People, products: svc.Products},

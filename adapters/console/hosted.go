@@ -24,8 +24,8 @@ type HostedConfig struct {
 	VerifiedPage bool
 }
 
-// HostedServices are the driving ports the hosted pages call.
-type HostedServices struct {
+// HostedDeps are the driving ports the hosted pages call.
+type HostedDeps struct {
 	PasswordResets ports.PasswordResets
 	Verification   ports.Verification
 }
@@ -50,7 +50,7 @@ type Hosted struct {
 
 // NewHosted builds the hosted pages. It panics when the embedded templates
 // do not parse, as New does.
-func NewHosted(cfg HostedConfig, log *slog.Logger, svc HostedServices) *Hosted {
+func NewHosted(cfg HostedConfig, log *slog.Logger, svc HostedDeps) *Hosted {
 	return &Hosted{
 		cfg: cfg, log: log, resets: svc.PasswordResets, verification: svc.Verification,
 		proxies: cfg.TrustedProxies, pages: mustParsePages(),
