@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts the word-for-word duplicate pairs of six lines or more in the
-# hand-written, non-test Go, the figure issue 33 bounds (at most 40). It
+# hand-written, non-test Go, which the project holds to at most 40. It
 # copies the files that count into a scratch folder and runs the workplace
 # tool duplicates over it. Left out: tests (*_test.go), generated files
 # ("// Code generated ... DO NOT EDIT."), test-support packages (those whose
