@@ -98,6 +98,7 @@ type accountWorld struct {
 	posts    ports.Posts
 	comments ports.Comments
 	webhooks ports.Webhooks
+	tags     ports.Tags
 }
 
 const lifetime = 10080 * time.Minute
@@ -117,6 +118,7 @@ func newAccountWorld(t *testing.T, store ports.Store) *accountWorld {
 		posts:    svc.Posts,
 		comments: svc.Comments,
 		webhooks: svc.Webhooks,
+		tags:     svc.Tags,
 	}
 }
 

@@ -319,6 +319,7 @@ func TestUseCasesKeepTheRules(t *testing.T) {
 
 			keepOwnerAndAdminRules(t, store, w, ann, post.Post.ID())
 			keepDirectoryAdminRules(t, store, w, pat.ID, pen.ID)
+			keepTagAdminRules(t, store, w)
 		})
 	}
 }
@@ -620,6 +621,99 @@ func keepDirectoryAdminRules(t *testing.T, store ports.Store, w *accountWorld, p
 		row := rows[i]
 		if row.Action != w.action || row.SubjectType != w.subject || row.SubjectID != w.id || row.AdminID != ops.User.ID || row.AdminEmail != "ops@example.com" || row.Address != address {
 			t.Errorf("audit row %d: got %+v, want %s of %s %d", i, row, w.action, w.subject, w.id)
+		}
+	}
+}
+
+// keepTagAdminRules runs the tag scripts only admins may run (Tags.Rename,
+// Merge and Delete, one script for the API and the console): the name's
+// rules hold for an admin too; a non-admin is refused whatever its token
+// allows, and so is an admin's token without a tag ability, with nothing
+// changed or audited; an admin's session renames, merges and deletes, each
+// change audited once.
+func keepTagAdminRules(t *testing.T, store ports.Store, w *accountWorld) {
+	t.Helper()
+	ctx := context.Background()
+	const address = "203.0.113.9"
+	carl := w.register(t, "carl@example.com")
+	dora := w.register(t, "dora@example.com")
+	if err := store.Repos().Admin.SetAdmin(ctx, dora.User.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	dora.User.IsAdmin = true
+	doraSession := dora
+	doraSession.Token = nil
+	admin := ports.AdminCaller{Actor: doraSession, Address: address}
+	readOnly := dora
+	readOnly.Token = &domain.Token{ID: dora.Token.ID, UserID: dora.User.ID, Abilities: []string{domain.AbilityPostsRead}}
+	goTag, err := w.tags.Create(ctx, carl, "Go tag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rustTag, err := w.tags.Create(ctx, carl, "Rust tag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	audited := func() int {
+		t.Helper()
+		rows, _, err := store.Repos().Admin.Audit(ctx, ports.Page{Limit: 1000}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(rows)
+	}
+	before := audited()
+
+	_, err = w.tags.Rename(ctx, admin, goTag.ID, strings.Repeat("x", 256))
+	if got := violationsOf(t, "Tags.Rename by an admin to a long name", err); len(got) != 1 || got[0].Field != "name" {
+		t.Errorf("Tags.Rename by an admin to a long name: got %v, want one violation of name", got)
+	}
+	if _, err := w.tags.Rename(ctx, admin, goTag.ID, "Rust tag"); !errors.Is(err, domain.ErrTagTaken) {
+		t.Errorf("Tags.Rename by an admin onto another tag's name: got %v, want taken", err)
+	}
+	for _, who := range []struct {
+		name   string
+		caller ports.AdminCaller
+		want   error
+	}{
+		{"a non-admin's token allowing everything", ports.AdminCaller{Actor: carl, Address: address}, domain.ErrForbidden},
+		{"an admin's token allowing reads only", ports.AdminCaller{Actor: readOnly, Address: address}, domain.ErrInvalidAbility},
+	} {
+		if _, err := w.tags.Rename(ctx, who.caller, goTag.ID, "Renamed"); !errors.Is(err, who.want) {
+			t.Errorf("Tags.Rename by %s: got %v, want %v", who.name, err, who.want)
+		}
+		if _, err := w.tags.Merge(ctx, who.caller, goTag.ID, "Rust tag"); !errors.Is(err, who.want) {
+			t.Errorf("Tags.Merge by %s: got %v, want %v", who.name, err, who.want)
+		}
+		if err := w.tags.Delete(ctx, who.caller, rustTag.ID); !errors.Is(err, who.want) {
+			t.Errorf("Tags.Delete by %s: got %v, want %v", who.name, err, who.want)
+		}
+	}
+	if n := audited(); n != before {
+		t.Fatalf("refused tag changes wrote %d audit rows", n-before)
+	}
+
+	renamed, err := w.tags.Rename(ctx, admin, goTag.ID, "Golang tag")
+	if err != nil || renamed.Name != "Golang tag" {
+		t.Fatalf("Tags.Rename by an admin: got %q, %v", renamed.Name, err)
+	}
+	if _, err := w.tags.Merge(ctx, admin, goTag.ID, "Rust tag"); err != nil {
+		t.Fatalf("Tags.Merge by an admin: %v", err)
+	}
+	if err := w.tags.Delete(ctx, admin, rustTag.ID); err != nil {
+		t.Fatalf("Tags.Delete by an admin: %v", err)
+	}
+	rows, _, err := store.Repos().Admin.Audit(ctx, ports.Page{Limit: 3}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []domain.AuditAction{domain.AuditTagDelete, domain.AuditTagMerge, domain.AuditTagRename}
+	if len(rows) != len(want) || audited() != before+len(want) {
+		t.Fatalf("audit rows of the tag changes: got %+v, want %v", rows, want)
+	}
+	for i, row := range rows {
+		if row.Action != want[i] || row.AdminID != dora.User.ID || row.Address != address {
+			t.Errorf("audit row %d: got %+v, want %s by %d from %s", i, row, want[i], dora.User.ID, address)
 		}
 	}
 }
