@@ -109,8 +109,29 @@ func checkText(s string, limit int) []Rule {
 }
 
 // checkLength returns what an optional text of at most limit characters
-// breaks: nothing, or the max rule.
+// breaks: a NUL byte or bytes that are not UTF-8, which no store keeps as
+// sent (PostgreSQL refuses them with an error of its own), and the max
+// rule. The API's decoding refuses both before a use case runs; this
+// holds every other transport (the console's forms) to the same.
 func checkLength(s string, limit int) []Rule {
+	return append(checkEncoding(s), checkMax(s, limit)...)
+}
+
+// checkEncoding returns what text s breaks before any store may keep it:
+// a NUL byte (no_null_bytes), bytes that are not UTF-8 (utf8).
+func checkEncoding(s string) []Rule {
+	var rules []Rule
+	if strings.IndexByte(s, 0) >= 0 {
+		rules = append(rules, RuleNoNullBytes)
+	}
+	if !utf8.ValidString(s) {
+		rules = append(rules, RuleUTF8)
+	}
+	return rules
+}
+
+// checkMax returns the max rule when s has more than limit characters.
+func checkMax(s string, limit int) []Rule {
 	if utf8.RuneCountInString(s) > limit {
 		return []Rule{RuleN(RuleMax, int64(limit))}
 	}
@@ -176,15 +197,9 @@ const MaxSearchLength = 255
 // character in a term matches nothing a person typed; every transport's
 // list asks this, the use case again before it reads.
 func CheckSearch(s string) []Rule {
-	var rules []Rule
-	if strings.IndexByte(s, 0) >= 0 {
-		rules = append(rules, RuleNoNullBytes)
-	}
-	if !utf8.ValidString(s) {
-		rules = append(rules, RuleUTF8)
-	}
+	rules := checkEncoding(s)
 	if strings.ContainsFunc(s, func(r rune) bool { return r != 0 && unicode.IsControl(r) }) {
 		rules = append(rules, RuleNoControlChars)
 	}
-	return append(rules, checkLength(s, MaxSearchLength)...)
+	return append(rules, checkMax(s, MaxSearchLength)...)
 }

@@ -158,6 +158,18 @@ func TestPeoplePage(t *testing.T) {
 		if got := cells(a, ".refusal"); strings.Join(got, "|") != "Another person already uses this e-mail address." {
 			t.Errorf("a taken e-mail: got %q", got)
 		}
+		// A NUL, bytes that are no UTF-8 and 100 kB in a field are
+		// refused as fields, never a fault.
+		for _, v := range []string{"Pat\x00Lee", "Pat \xff\xfe", strings.Repeat("x", 100<<10)} {
+			odd := url.Values{}
+			for k, vs := range fields {
+				odd[k] = vs
+			}
+			odd.Set("name", v)
+			if a := br.submit(action, odd); a.status < 400 || a.status >= 500 {
+				t.Errorf("a name of %d bytes with odd characters: got %d, want a refusal", len(v), a.status)
+			}
+		}
 		if after := b.apiRecordData("/api/v1/users", pat); after["updated_at"] != before["updated_at"] || after["email"] != "pat@example.com" {
 			t.Errorf("refused forms changed the record: %v", after)
 		}
