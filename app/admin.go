@@ -308,20 +308,24 @@ func (a *Admin) Posts(ctx context.Context, c ports.AdminCaller, q ports.AdminPos
 	if err != nil {
 		return none, fmt.Errorf("admin posts: %w", err)
 	}
-	return ports.CountedUpTo(ports.PostViewsOf(posts, users, tags), total, q.CountUpTo), nil
+	return ports.CountedUpTo(ports.PostViewsOf(posts, domain.AuthorsOf(users), tags), total, q.CountUpTo), nil
 }
 
 // Post implements ports.Admin: the post as its author would read it.
-func (a *Admin) Post(ctx context.Context, c ports.AdminCaller, id int64) (ports.PostView, error) {
+func (a *Admin) Post(ctx context.Context, c ports.AdminCaller, id int64) (ports.AdminPost, error) {
 	r, err := a.reads(ctx, c)
 	if err != nil {
-		return ports.PostView{}, err
+		return ports.AdminPost{}, err
 	}
 	view, err := r.PostViews.View(ctx, id, 0)
 	if err != nil {
-		return ports.PostView{}, fmt.Errorf("admin post %d: %w", id, err)
+		return ports.AdminPost{}, fmt.Errorf("admin post %d: %w", id, err)
 	}
-	return view, nil
+	author, err := r.Users.ByID(ctx, view.Post.AuthorID())
+	if err != nil {
+		return ports.AdminPost{}, fmt.Errorf("admin post %d: %w", id, err)
+	}
+	return ports.AdminPost{PostView: view, AuthorEmail: author.Email}, nil
 }
 
 // Webhooks implements ports.Admin.

@@ -10,8 +10,8 @@ import (
 )
 
 // TrashedPosts implements ports.Admin.
-func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page ports.Page) (ports.Counted[ports.PostView], error) {
-	var none ports.Counted[ports.PostView]
+func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page ports.Page) (ports.Counted[ports.AdminPost], error) {
+	var none ports.Counted[ports.AdminPost]
 	r, err := a.reads(ctx, c)
 	if err != nil {
 		return none, err
@@ -32,13 +32,16 @@ func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page port
 	for _, u := range users {
 		byID[u.ID] = u
 	}
-	views := make([]ports.PostView, 0, len(trashed))
+	views := make([]ports.AdminPost, 0, len(trashed))
 	for _, t := range trashed {
-		v, err := trashedViews(ctx, r, byID[t.Post.AuthorID()], []ports.TrashedPost{t})
+		author := byID[t.Post.AuthorID()]
+		v, err := trashedViews(ctx, r, author, []ports.TrashedPost{t})
 		if err != nil {
 			return none, fmt.Errorf("admin trashed posts: %w", err)
 		}
-		views = append(views, v...)
+		for _, view := range v {
+			views = append(views, ports.AdminPost{PostView: view, AuthorEmail: author.Email})
+		}
 	}
 	return ports.Exact(views, total), nil
 }

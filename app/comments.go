@@ -63,7 +63,7 @@ func (c *Comments) Create(ctx context.Context, actor domain.Actor, postID int64,
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("comment on post %d: %w", postID, err)
 	}
-	return ports.CommentView{Comment: comment, Author: actor.User}, nil
+	return ports.CommentView{Comment: comment, Author: actor.User.Author()}, nil
 }
 
 // Get implements ports.Comments.
@@ -77,7 +77,7 @@ func (c *Comments) Get(ctx context.Context, actor domain.Actor, id int64) (ports
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("get comment %d: %w", id, err)
 	}
-	return ports.CommentView{Comment: comment, Author: author}, nil
+	return ports.CommentView{Comment: comment, Author: author.Author()}, nil
 }
 
 // Update implements ports.Comments.
@@ -112,7 +112,7 @@ func (c *Comments) Update(ctx context.Context, actor domain.Actor, id int64, bod
 	if err != nil {
 		return ports.CommentView{}, fmt.Errorf("update comment %d: %w", id, err)
 	}
-	return ports.CommentView{Comment: comment, Author: actor.User}, nil
+	return ports.CommentView{Comment: comment, Author: actor.User.Author()}, nil
 }
 
 // Delete implements ports.Comments: the comment goes to the trash alone.

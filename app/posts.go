@@ -175,7 +175,7 @@ func (p *Posts) Create(ctx context.Context, actor domain.Actor, in ports.PostInp
 		p.removeFile(ctx, image)
 		return ports.PostView{}, fmt.Errorf("create post: %w", err)
 	}
-	return ports.PostView{Post: created, Author: actor.User, Tags: tags}, nil
+	return ports.PostView{Post: created, Author: actor.User.Author(), Tags: tags}, nil
 }
 
 // Update implements ports.Posts. The author may update a post, and an
@@ -257,7 +257,7 @@ func (p *Posts) Update(ctx context.Context, actor domain.Acting, id int64, patch
 		return ports.PostView{}, fmt.Errorf("update post %d: %w", id, err)
 	}
 	p.removeFile(ctx, oldImage)
-	return ports.PostView{Post: post, Author: author, Tags: tags}, nil
+	return ports.PostView{Post: post, Author: author.Author(), Tags: tags}, nil
 }
 
 // updateAction names an update by admin right in the audit log: a patch

@@ -141,11 +141,11 @@ func TestShowComments(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("Show's comments: got %q, want %q", got, want)
 			}
-			if len(v.Comments) == 3 && !reflect.DeepEqual(v.Comments[0].Author, bobNow) {
-				t.Errorf("Show's first comment: author %+v, want %+v", v.Comments[0].Author, bobNow)
+			if len(v.Comments) == 3 && !reflect.DeepEqual(v.Comments[0].Author, bobNow.Author()) {
+				t.Errorf("Show's first comment: author %+v, want %+v", v.Comments[0].Author, bobNow.Author())
 			}
-			if !reflect.DeepEqual(v.Author, ann.User) {
-				t.Errorf("Show: author %+v, want %+v", v.Author, ann.User)
+			if !reflect.DeepEqual(v.Author, ann.User.Author()) {
+				t.Errorf("Show: author %+v, want %+v", v.Author, ann.User.Author())
 			}
 		})
 	}

@@ -245,7 +245,7 @@ func trashedViews(ctx context.Context, r ports.Repos, author domain.User, trashe
 		}
 		slices.SortFunc(tags, ports.TagOrder)
 		at := t.DeletedAt
-		views[i] = ports.PostView{Post: t.Post, Author: author, Tags: tags, DeletedAt: &at}
+		views[i] = ports.PostView{Post: t.Post, Author: author.Author(), Tags: tags, DeletedAt: &at}
 	}
 	return views, nil
 }
@@ -401,7 +401,7 @@ func (c *Comments) Restore(ctx context.Context, actor domain.Actor, id int64) (p
 		if err != nil {
 			return err
 		}
-		view = ports.CommentView{Comment: comment, Author: author}
+		view = ports.CommentView{Comment: comment, Author: author.Author()}
 		return record(ctx, r, domain.NewCommentEvent(domain.CommentRestored, comment, author, post, c.clock.Now()))
 	})
 	if err != nil {

@@ -99,22 +99,15 @@ type EventPayload struct {
 	Post       *PostState
 	Tags       []Tag
 	Comment    *Comment
-	Author     *EventAuthor
+	Author     *Author
 	Person     *Person
 	Product    *Product
 	Revocation *Revocation
 }
 
-// EventAuthor is what a post's or a comment's representation shows of its
-// author; an event keeps no more of the account than that.
-type EventAuthor struct {
-	ID         int64
-	Name       string
-	AvatarPath string
-}
-
-func authorOf(u User) *EventAuthor {
-	return &EventAuthor{ID: u.ID, Name: u.Name, AvatarPath: u.AvatarPath}
+func authorOf(u User) *Author {
+	a := u.Author()
+	return &a
 }
 
 // NewPostEvent records a change of post p, written by author, which carries

@@ -23,6 +23,31 @@ type User struct {
 	UpdatedAt time.Time
 }
 
+// Author is what a post or a comment shows of the account that wrote it:
+// its id, name and avatar, and nothing an account keeps to itself. Views of
+// posts and comments, and the events that carry them, hold an Author rather
+// than the User, so that no page of posts reads an e-mail or a password
+// hash.
+type Author struct {
+	ID         int64
+	Name       string
+	AvatarPath string
+}
+
+// Author returns what u's posts and comments show of u.
+func (u User) Author() Author {
+	return Author{ID: u.ID, Name: u.Name, AvatarPath: u.AvatarPath}
+}
+
+// AuthorsOf returns the Author of each of users.
+func AuthorsOf(users []User) []Author {
+	out := make([]Author, len(users))
+	for i, u := range users {
+		out[i] = u.Author()
+	}
+	return out
+}
+
 // EmailKey is the form in which e-mail addresses are compared: uniqueness and
 // look-ups ignore case, in every store alike, while the address is kept as typed.
 func EmailKey(email string) string {

@@ -10,6 +10,14 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
+// AdminPost is a post as the console shows it: the view its readers get,
+// whose Author holds what readers see of the account, and the author's
+// e-mail, by which an operator knows the account.
+type AdminPost struct {
+	PostView
+	AuthorEmail string
+}
+
 // AdminTrashedComment is a trashed comment as the console's Trash page
 // lists it.
 type AdminTrashedComment struct {
@@ -201,9 +209,10 @@ type AdminReads interface {
 	// otherwise, and how many match in all; a search counts as Users'
 	// does, and a search or a sort is refused as Users' is.
 	Posts(ctx context.Context, caller AdminCaller, q AdminPostQuery) (Counted[PostView], error)
-	// Post returns any post, a draft included, with its author and tags.
-	// domain.ErrNotFound, also for a post in the trash.
-	Post(ctx context.Context, caller AdminCaller, id int64) (PostView, error)
+	// Post returns any post, a draft included, with its author, the
+	// author's e-mail and its tags. domain.ErrNotFound, also for a post in
+	// the trash.
+	Post(ctx context.Context, caller AdminCaller, id int64) (AdminPost, error)
 	// Comments returns one page of the comments q selects, of every post,
 	// newest first, and how many match, counted only so far (AtLeast). An
 	// AuthorEmail domain.CheckEmail refuses is domain.Invalid on field
@@ -213,7 +222,7 @@ type AdminReads interface {
 	// TrashedPosts returns one page of every author's trashed posts, most
 	// recently trashed first, each with its author, its tags that still
 	// exist and DeletedAt, and how many there are.
-	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) (Counted[PostView], error)
+	TrashedPosts(ctx context.Context, caller AdminCaller, page Page) (Counted[AdminPost], error)
 	// TrashedComments returns one page of every trashed comment with its
 	// author, most recently trashed first, and how many there are.
 	TrashedComments(ctx context.Context, caller AdminCaller, page Page) (Counted[AdminTrashedComment], error)

@@ -40,7 +40,7 @@ type PostPatch struct {
 // tags and, on the single read, the first comments with their authors.
 type PostView struct {
 	Post     domain.Post
-	Author   domain.User
+	Author   domain.Author
 	Tags     []domain.Tag
 	Comments []CommentView
 	// DeletedAt is when the post went to the trash; nil for a live post.
@@ -50,7 +50,7 @@ type PostView struct {
 // CommentView is a comment with its author.
 type CommentView struct {
 	Comment domain.Comment
-	Author  domain.User
+	Author  domain.Author
 }
 
 // ShowComments is how many comments Posts.Show carries with a post;

@@ -99,8 +99,8 @@ type PostViews interface {
 
 // PostViewsOf pairs each post with its author, found among authors, and its
 // tags (none: an empty list), as PostViews.ListViews returns them.
-func PostViewsOf(posts []domain.Post, authors []domain.User, tags map[int64][]domain.Tag) []PostView {
-	byID := make(map[int64]domain.User, len(authors))
+func PostViewsOf(posts []domain.Post, authors []domain.Author, tags map[int64][]domain.Tag) []PostView {
+	byID := make(map[int64]domain.Author, len(authors))
 	for _, u := range authors {
 		byID[u.ID] = u
 	}

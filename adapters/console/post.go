@@ -15,7 +15,7 @@ import (
 // values (the post's own, or what a refused form sent, with the refusal's
 // sentences) and the tags the form offers.
 type postForm struct {
-	View   ports.PostView
+	View   ports.AdminPost
 	Title  string
 	Body   string
 	Status domain.PostStatus

@@ -23,7 +23,7 @@ func BenchmarkRenderPosts(b *testing.B) {
 		views[i] = ports.PostView{
 			Post: domain.RestorePost(domain.PostState{ID: id, AuthorID: 42, Title: "A graceful worker's lazy snapshot", Slug: "a-graceful-worker",
 				Body: strings.Repeat("body ", 200), Status: domain.StatusPublished, CreatedAt: at, UpdatedAt: at}),
-			Author: domain.User{ID: 42, Name: "Jade Vogel", Email: "jade@example.com"},
+			Author: domain.Author{ID: 42, Name: "Jade Vogel"},
 		}
 	}
 	pg := newPager(prefix+"/posts", url.Values{}, 1, 1_000_000, false)
@@ -45,7 +45,7 @@ func TestPostRowsEscape(t *testing.T) {
 	evil := "<script>alert('x')</script>\"&\x00"
 	got := string(postRows([]ports.PostView{{
 		Post:   domain.RestorePost(domain.PostState{ID: 7, AuthorID: 3, Title: evil, Status: domain.StatusPublished, CreatedAt: at}),
-		Author: domain.User{ID: 3, Name: evil},
+		Author: domain.Author{ID: 3, Name: evil},
 	}}, `tok"en<`))
 	const escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&#34;&amp;\uFFFD"
 	if strings.Count(got, escaped) != 2 || strings.Contains(got, "<script") || strings.Contains(got, "\x00") {

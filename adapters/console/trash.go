@@ -32,7 +32,7 @@ func (k *Console) trash(c *fiber.Ctx) error {
 		back += "?" + query.Encode()
 	}
 	return k.show(c, "trash", "Trash", struct {
-		Posts    []ports.PostView
+		Posts    []ports.AdminPost
 		Comments []ports.AdminTrashedComment
 		Back     string
 		Pager    pager

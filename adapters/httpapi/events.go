@@ -54,10 +54,10 @@ func eventOf(l links, e domain.Event, view domain.EventView) eventJSON {
 		if tags == nil {
 			tags = []domain.Tag{}
 		}
-		v := ports.PostView{Post: domain.RestorePost(*p.Post), Author: authorUser(p.Author), Tags: tags}
+		v := ports.PostView{Post: domain.RestorePost(*p.Post), Author: eventAuthor(p.Author), Tags: tags}
 		out.Data = postOf(l, apiV1, v, postSingle)
 	case p.Comment != nil:
-		out.Data = commentOf(l, ports.CommentView{Comment: *p.Comment, Author: authorUser(p.Author)})
+		out.Data = commentOf(l, ports.CommentView{Comment: *p.Comment, Author: eventAuthor(p.Author)})
 	case p.Person != nil:
 		out.Data = crud.PersonJSON(*p.Person)
 	case p.Product != nil:
@@ -69,11 +69,12 @@ func eventOf(l links, e domain.Event, view domain.EventView) eventJSON {
 // jsonID writes an event id as the string the event's JSON carries.
 func jsonID(id int64) string { return strconv.FormatInt(id, 10) }
 
-func authorUser(a *domain.EventAuthor) domain.User {
+// eventAuthor is the author an event carries, or none.
+func eventAuthor(a *domain.Author) domain.Author {
 	if a == nil {
-		return domain.User{}
+		return domain.Author{}
 	}
-	return domain.User{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
+	return *a
 }
 
 // streamEvents serves GET /api/v1/events as text/event-stream. An

@@ -147,7 +147,7 @@ func postOf(l links, apiPrefix string, v ports.PostView, detail postDetail) post
 	return out
 }
 
-func authorOf(l links, u domain.User) *authorJSON {
+func authorOf(l links, u domain.Author) *authorJSON {
 	return &authorJSON{ID: u.ID, Type: "user", Attributes: authorAttributes{Name: u.Name, AvatarURL: storageURLOf(l, u.AvatarPath)}}
 }
 

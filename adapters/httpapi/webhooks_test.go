@@ -286,7 +286,7 @@ func TestEventBodyLinks(t *testing.T) {
 		ID: 1, Type: domain.PostCreated, CreatedAt: time.Now(), PostID: 7, PostAuthorID: 3,
 		Payload: domain.EventPayload{
 			Post:   &domain.PostState{ID: 7, AuthorID: 3, Title: "T", Slug: "t", Status: domain.StatusPublished, CreatedAt: time.Now(), UpdatedAt: time.Now()},
-			Author: &domain.EventAuthor{ID: 3, Name: "Ann"},
+			Author: &domain.Author{ID: 3, Name: "Ann"},
 		},
 	}
 	body, err := httpapi.EventBody("https://api.example.org/", nil)(e)

@@ -107,7 +107,7 @@ func (s *state) commentsOf(postID int64, page ports.Page) ([]ports.CommentView, 
 	for i, c := range list {
 		// Deleting a user deletes their comments, so the author is always
 		// there.
-		out[i] = ports.CommentView{Comment: cloneComment(c), Author: cloneUser(s.users[c.UserID])}
+		out[i] = ports.CommentView{Comment: cloneComment(c), Author: s.users[c.UserID].Author()}
 	}
 	return out, len(matches)
 }

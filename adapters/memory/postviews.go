@@ -49,7 +49,7 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 	if err != nil {
 		return nil, err
 	}
-	return ports.PostViewsOf(list, authors, tags), nil
+	return ports.PostViewsOf(list, domain.AuthorsOf(authors), tags), nil
 }
 
 // View reads the post, its tags and its comments in one unit of work, as
@@ -61,7 +61,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		if !ok {
 			return fmt.Errorf("post %d: %w", id, domain.ErrNotFound)
 		}
-		view.Post, view.Author = restorePost(p), cloneUser(s.users[p.AuthorID])
+		view.Post, view.Author = restorePost(p), s.users[p.AuthorID].Author()
 		view.Tags = s.tagsOf(id)
 		if maxComments > 0 {
 			view.Comments, _ = s.commentsOf(id, ports.Page{Limit: maxComments})

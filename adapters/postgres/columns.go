@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
+	"github.com/inkwell/inkwell/domain"
 )
 
 // The statements written by hand (the views of posts read as unions, the
@@ -23,13 +24,13 @@ func postFields(p *db.Post) []any {
 		&p.ImagePath, &p.PublishedAt, &p.CreatedAt, &p.UpdatedAt}
 }
 
-// userColumns are the columns of db.User, the table aliased u.
-const userColumns = `u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token,
-       u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin`
+// authorColumns are the columns of domain.Author in the table users,
+// aliased u: what a view of a post or a comment shows of its author, and
+// no more of the account.
+const authorColumns = `u.id, u.name, u.avatar_path`
 
-func userFields(u *db.User) []any {
-	return []any{&u.ID, &u.Name, &u.Email, &u.EmailKey, &u.PasswordHash, &u.RememberToken,
-		&u.EmailVerifiedAt, &u.AvatarPath, &u.CreatedAt, &u.UpdatedAt, &u.IsAdmin}
+func authorFields(a *domain.Author) []any {
+	return []any{&a.ID, &a.Name, &a.AvatarPath}
 }
 
 // tagColumns are the columns of db.Tag, the table aliased t.
@@ -62,7 +63,7 @@ func personFields(p *db.Person) []any {
 // part's records, skipping the other columns.
 var (
 	postWidth    = len(postFields(&db.Post{}))
-	userWidth    = len(userFields(&db.User{}))
+	authorWidth  = len(authorFields(&domain.Author{}))
 	tagTypes     = []string{"bigint", "text", "text", "text", "timestamptz", "timestamptz"}
 	commentTypes = []string{"bigint", "bigint", "bigint", "text", "timestamptz", "timestamptz"}
 	countTypes   = []string{"bigint", "bigint", "bigint"} // countsSQL's

@@ -57,7 +57,8 @@ func (r commentQueries) CountCommentsByPost(ctx context.Context, postID int64) (
 }
 
 func commentViewOf(row db.ListCommentsByPostRow) ports.CommentView {
-	return ports.CommentView{Comment: commentOf(row.Comment), Author: userOf(row.User)}
+	c := commentOf(row.Comment)
+	return ports.CommentView{Comment: c, Author: domain.Author{ID: c.UserID, Name: row.AuthorName, AvatarPath: row.AuthorAvatarPath}}
 }
 
 func commentOf(row db.Comment) domain.Comment {

@@ -162,7 +162,7 @@ func TestPosts(t *testing.T) {
 	}
 	page, total, err := r.Comments.ListByPost(ctx, p1.ID(), ports.Page{Limit: 2})
 	mustDo(t, "ListByPost", err)
-	if want := (ports.CommentView{Comment: c, Author: bob}); total != 4 || len(page) != 2 || !reflect.DeepEqual(page[0], want) {
+	if want := (ports.CommentView{Comment: c, Author: bob.Author()}); total != 4 || len(page) != 2 || !reflect.DeepEqual(page[0], want) {
 		t.Errorf("ListByPost: got %+v of %d, want 2 starting with %+v of 4", page, total, want)
 	}
 	page, total, err = r.Comments.ListByPost(ctx, p1.ID(), ports.Page{Offset: 10, Limit: 2})

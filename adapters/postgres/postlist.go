@@ -351,7 +351,7 @@ func (q *postQuery) pageSQL(limit, offset int) string {
 // listSQL is the statement of the page that pageSQL bounds, each post with
 // its author joined, a look-up of users_pkey per row.
 func (q *postQuery) listSQL(page string) string {
-	return "SELECT " + postColumns + ",\n       " + userColumns +
+	return "SELECT " + postColumns + ",\n       " + authorColumns +
 		"\nFROM posts p\nJOIN users u ON u.id = p.author_id" + q.whereClause() + page
 }
 
@@ -379,14 +379,14 @@ const (
 // come in no particular order. It adds t's author to q's arguments.
 func (q *postQuery) pageUnionSQL(page string, t postcount.Tally) string {
 	s := "WITH page AS MATERIALIZED (\nSELECT " + postColumns + "\nFROM posts p" + q.whereClause() + page + ")" +
-		"\nSELECT 0, " + postColumns + ",\n       " + userColumns +
+		"\nSELECT 0, " + postColumns + ",\n       " + authorColumns +
 		",\n       " + typedNulls(tagTypes) + ", " + typedNulls(countTypes) +
 		"\nFROM page p\nJOIN users u ON u.id = p.author_id" +
-		"\nUNION ALL\nSELECT 1, p.id, " + nulls(postWidth-1+userWidth) +
+		"\nUNION ALL\nSELECT 1, p.id, " + nulls(postWidth-1+authorWidth) +
 		",\n       " + tagColumns + ", " + nulls(len(countTypes)) +
 		"\nFROM page p\nJOIN post_tags pt ON pt.post_id = p.id\nJOIN tags t ON t.id = pt.tag_id"
 	if t.Counted() {
-		s += "\nUNION ALL\nSELECT 2, " + nulls(postWidth+userWidth+len(tagTypes)) + ", c.*" +
+		s += "\nUNION ALL\nSELECT 2, " + nulls(postWidth+authorWidth+len(tagTypes)) + ", c.*" +
 			"\nFROM (" + countsOf(q.arg(t.Author)) + ") AS c"
 	}
 	return s
@@ -407,7 +407,7 @@ func walkSQL(w postcount.Walk) string {
 	if w.Backward {
 		order = "created_at, id"
 	}
-	return "SELECT " + postColumns + ",\n       " + userColumns +
+	return "SELECT " + postColumns + ",\n       " + authorColumns +
 		"\nFROM posts p\nJOIN users u ON u.id = p.author_id" +
 		"\nWHERE p.id IN (SELECT id FROM posts WHERE status = 'published'" +
 		"\n               ORDER BY " + order + "\n               LIMIT " + strconv.Itoa(w.Take) + " OFFSET $1)" +
@@ -435,9 +435,9 @@ func (q *postQuery) views(ctx context.Context, conn db.DBTX, sql string) ([]port
 func collectViews(rows pgx.Rows) ([]ports.PostView, error) {
 	views := make([]ports.PostView, 0, viewsPerPage)
 	var p db.Post
-	var u db.User
-	_, err := pgx.ForEachRow(rows, append(postFields(&p), userFields(&u)...), func() error {
-		views = append(views, ports.PostView{Post: postOf(p), Author: userOf(u)})
+	var u domain.Author
+	_, err := pgx.ForEachRow(rows, append(postFields(&p), authorFields(&u)...), func() error {
+		views = append(views, ports.PostView{Post: postOf(p), Author: u})
 		return nil
 	})
 	return views, err

@@ -49,14 +49,14 @@ import (
 // would be alone. The rows come in no particular order; View sorts the
 // tags and the comments.
 var viewSQL = `SELECT 0, ` + postColumns + `,
-       ` + userColumns + `,
+       ` + authorColumns + `,
        ` + typedNulls(tagTypes) + `,
        ` + typedNulls(commentTypes) + `
 FROM posts p
 JOIN users u ON u.id = p.author_id
 WHERE p.id = $1
 UNION ALL
-SELECT 1, ` + nulls(postWidth+userWidth) + `,
+SELECT 1, ` + nulls(postWidth+authorWidth) + `,
        ` + tagColumns + `,
        ` + nulls(len(commentTypes)) + `
 FROM post_tags pt
@@ -64,7 +64,7 @@ JOIN tags t ON t.id = pt.tag_id
 WHERE pt.post_id = $1
 UNION ALL
 (SELECT 2, ` + nulls(postWidth) + `,
-       ` + userColumns + `,
+       ` + authorColumns + `,
        ` + nulls(len(tagTypes)) + `,
        ` + commentColumns + `
 FROM comments c
@@ -149,14 +149,14 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 	var (
 		part viewPart
 		p    db.Post
-		u    db.User
+		u    domain.Author
 		t    db.Tag
 		c    db.Comment
 	)
-	partDest := unionDest([]any{&part}, skip(postWidth+userWidth+len(tagTypes)+len(commentTypes)))
-	postDest := unionDest(skip(1), postFields(&p), userFields(&u), skip(len(tagTypes)+len(commentTypes)))
-	tagDest := unionDest(skip(1+postWidth+userWidth), tagFields(&t), skip(len(commentTypes)))
-	commentDest := unionDest(skip(1+postWidth), userFields(&u), skip(len(tagTypes)), commentFields(&c))
+	partDest := unionDest([]any{&part}, skip(postWidth+authorWidth+len(tagTypes)+len(commentTypes)))
+	postDest := unionDest(skip(1), postFields(&p), authorFields(&u), skip(len(tagTypes)+len(commentTypes)))
+	tagDest := unionDest(skip(1+postWidth+authorWidth), tagFields(&t), skip(len(commentTypes)))
+	commentDest := unionDest(skip(1+postWidth), authorFields(&u), skip(len(tagTypes)), commentFields(&c))
 	found := false
 	view := ports.PostView{Tags: []domain.Tag{}}
 	if maxComments > 0 {
@@ -170,7 +170,7 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 		case viewPost:
 			if rows.Scan(postDest...) == nil {
 				found = true
-				view.Post, view.Author = postOf(p), userOf(u)
+				view.Post, view.Author = postOf(p), u
 			}
 		case viewTag:
 			if rows.Scan(tagDest...) == nil {
@@ -178,7 +178,7 @@ func (r postViews) view(ctx context.Context, id int64, maxComments int) (ports.P
 			}
 		case viewComment:
 			if rows.Scan(commentDest...) == nil {
-				view.Comments = append(view.Comments, ports.CommentView{Comment: commentOf(c), Author: userOf(u)})
+				view.Comments = append(view.Comments, ports.CommentView{Comment: commentOf(c), Author: u})
 			}
 		}
 	}
@@ -351,15 +351,15 @@ func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t post
 	var (
 		part                              pagePart
 		p                                 db.Post
-		u                                 db.User
+		u                                 domain.Author
 		tagged                            int64 // the post a tag's row is of
 		tag                               db.Tag
 		published, authorPub, authorDraft int64
 	)
-	partDest := unionDest([]any{&part}, skip(postWidth+userWidth+len(tagTypes)+len(countTypes)))
-	postDest := unionDest(skip(1), postFields(&p), userFields(&u), skip(len(tagTypes)+len(countTypes)))
-	tagDest := unionDest(skip(1), []any{&tagged}, skip(postWidth-1+userWidth), tagFields(&tag), skip(len(countTypes)))
-	countsDest := unionDest(skip(1+postWidth+userWidth+len(tagTypes)), []any{&published, &authorPub, &authorDraft})
+	partDest := unionDest([]any{&part}, skip(postWidth+authorWidth+len(tagTypes)+len(countTypes)))
+	postDest := unionDest(skip(1), postFields(&p), authorFields(&u), skip(len(tagTypes)+len(countTypes)))
+	tagDest := unionDest(skip(1), []any{&tagged}, skip(postWidth-1+authorWidth), tagFields(&tag), skip(len(countTypes)))
+	countsDest := unionDest(skip(1+postWidth+authorWidth+len(tagTypes)), []any{&published, &authorPub, &authorDraft})
 	views := make([]ports.PostView, 0, viewsPerPage)
 	byPost := map[int64][]domain.Tag{}
 	total := 0
@@ -370,7 +370,7 @@ func (r postViews) page(ctx context.Context, q *postQuery, bounds string, t post
 		switch part {
 		case pagePost:
 			if rows.Scan(postDest...) == nil {
-				views = append(views, ports.PostView{Post: postOf(p), Author: userOf(u)})
+				views = append(views, ports.PostView{Post: postOf(p), Author: u})
 			}
 		case pageTag:
 			if rows.Scan(tagDest...) == nil {

@@ -546,7 +546,7 @@ func TestComments(t *testing.T) {
 		got := make([]domain.Comment, len(list))
 		for i, v := range list {
 			got[i] = v.Comment
-			if v.Author.ID != v.Comment.UserID || v.Author.Email == "" {
+			if v.Author.ID != v.Comment.UserID || v.Author.Name == "" {
 				t.Errorf("ListByPost %+v: comment %d came with author %+v, want user %d", tc.page, v.Comment.ID, v.Author, v.Comment.UserID)
 			}
 		}

@@ -54,9 +54,13 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 			authorIDs = append(authorIDs, p.AuthorID())
 		}
 	}
-	authors, err := sqlrepo.Users{Q: userQueries(r), B: border}.ByIDs(ctx, authorIDs)
+	rows, err := r.c.read.GetAuthorsByIDs(ctx, authorIDs)
 	if err != nil {
-		return nil, err
+		return nil, storeError("read the authors of posts", err)
+	}
+	authors := make([]domain.Author, len(rows))
+	for i, row := range rows {
+		authors[i] = domain.Author(row)
 	}
 	tags, err := tags(r).OfPosts(ctx, ids)
 	if err != nil {
@@ -74,7 +78,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 	if err != nil {
 		return ports.PostView{}, storeError(op, err)
 	}
-	view := ports.PostView{Post: postOf(row.Post), Author: userOf(row.User)}
+	view := ports.PostView{Post: postOf(row.Post), Author: domain.Author{ID: row.Post.AuthorID, Name: row.AuthorName, AvatarPath: row.AuthorAvatarPath}}
 	byPost, err := tags(r).OfPosts(ctx, []int64{id})
 	if err != nil {
 		return ports.PostView{}, err

@@ -176,7 +176,7 @@ func withAuthors(t *testing.T, comments []domain.Comment, users ...domain.User) 
 		if k < 0 {
 			t.Fatalf("withAuthors: the author %d of comment %q is not among the users given", c.UserID, c.Body)
 		}
-		out[i] = ports.CommentView{Comment: c, Author: users[k]}
+		out[i] = ports.CommentView{Comment: c, Author: users[k].Author()}
 	}
 	return out
 }

@@ -131,7 +131,7 @@ func testPostRoundTrip(t *testing.T, st ports.Store) {
 			})
 			if checkErr(t, what, err, nil) {
 				check(t, what+": the post", view.Post.State(), want)
-				check(t, what+": the author", view.Author, ann)
+				check(t, what+": the author", view.Author, ann.Author())
 				check(t, what+": the tags", view.Tags, []domain.Tag{})
 				check(t, what+": the comments", view.Comments, nil)
 			}
@@ -403,7 +403,7 @@ func testPostDeleteAuthor(t *testing.T, st ports.Store) {
 	}
 	view, err := r.PostViews.View(ctx, bobPost.ID(), ports.ShowComments)
 	if checkErr(t, "PostViews.View of the other user's post", err, nil) {
-		checkView(t, "PostViews.View of the other user's post", view, bobPost, bob, []domain.Tag{golang}, withAuthors(t, []domain.Comment{stays}, bob))
+		checkView(t, "PostViews.View of the other user's post", view, bobPost, bob.Author(), []domain.Tag{golang}, withAuthors(t, []domain.Comment{stays}, bob))
 	}
 	for _, c := range gone {
 		_, err := r.Comments.Get(ctx, c.ID)
@@ -516,7 +516,7 @@ func testPostOwnWrites(t *testing.T, st ports.Store) {
 		if n, err := countPosts(ctx, r, f); checkErr(t, "the total of PostViews.ListViews in the transaction", err, nil) && n != 2 {
 			t.Errorf("the total of PostViews.ListViews in the transaction: got %d, want 2", n)
 		}
-		want := []ports.PostView{{Post: p, Author: ann, Tags: []domain.Tag{}}, {Post: older, Author: ann, Tags: []domain.Tag{}}}
+		want := []ports.PostView{{Post: p, Author: ann.Author(), Tags: []domain.Tag{}}, {Post: older, Author: ann.Author(), Tags: []domain.Tag{}}}
 		if got, n, err := r.PostViews.ListViews(ctx, f, ports.Page{Limit: 10}); checkErr(t, "PostViews.ListViews in the transaction", err, nil) {
 			checkPostViews(t, "PostViews.ListViews in the transaction", got, want)
 			if n != 2 {
@@ -763,7 +763,7 @@ func testPostCreateTagged(t *testing.T, st ports.Store) {
 			check(t, what+": the tags", tags, c.want)
 			view, err := r.PostViews.View(ctx, p.ID(), 0)
 			if checkErr(t, what+": PostViews.View", err, nil) {
-				checkView(t, what+": PostViews.View", view, p, ann, c.want, nil)
+				checkView(t, what+": PostViews.View", view, p, ann.Author(), c.want, nil)
 			}
 		}
 	}
@@ -930,7 +930,7 @@ func (l library) views(idx ...int) []ports.PostView {
 	out := make([]ports.PostView, len(idx))
 	for i, j := range idx {
 		author := []domain.User{l.ann, l.bob}[libraryPosts[j].author]
-		out[i] = ports.PostView{Post: l.posts[j], Author: author, Tags: l.tagsOf(j)}
+		out[i] = ports.PostView{Post: l.posts[j], Author: author.Author(), Tags: l.tagsOf(j)}
 	}
 	return out
 }
@@ -1236,7 +1236,7 @@ func testPostImagePathsByAuthor(t *testing.T, st ports.Store) {
 
 // checkView compares a PostViews.View with the post, author, tags and comments
 // it should carry.
-func checkView(t *testing.T, what string, got ports.PostView, post domain.Post, author domain.User, tags []domain.Tag, comments []ports.CommentView) {
+func checkView(t *testing.T, what string, got ports.PostView, post domain.Post, author domain.Author, tags []domain.Tag, comments []ports.CommentView) {
 	t.Helper()
 	check(t, what+": the post", got.Post.State(), post.State())
 	check(t, what+": the author", got.Author, author)
@@ -1288,7 +1288,7 @@ func testPostView(t *testing.T, st ports.Store) {
 				return err
 			})
 			if checkErr(t, what, err, nil) {
-				checkView(t, what, got, p, ann, tags, tc.want)
+				checkView(t, what, got, p, ann.Author(), tags, tc.want)
 			}
 		}
 		what := "PostViews.View of a post without tags or comments " + w.name
@@ -1299,7 +1299,7 @@ func testPostView(t *testing.T, st ports.Store) {
 			return err
 		})
 		if checkErr(t, what, err, nil) {
-			checkView(t, what, got, bare, bob, []domain.Tag{}, []ports.CommentView{})
+			checkView(t, what, got, bare, bob.Author(), []domain.Tag{}, []ports.CommentView{})
 		}
 	}
 
@@ -1314,7 +1314,7 @@ func testPostView(t *testing.T, st ports.Store) {
 		}
 		got, err := r.PostViews.View(ctx, bare.ID(), ports.ShowComments)
 		if checkErr(t, "PostViews.View in the transaction that wrote", err, nil) {
-			checkView(t, "PostViews.View in the transaction that wrote", got, bare, bob, []domain.Tag{alpha}, withAuthors(t, []domain.Comment{c}, ann))
+			checkView(t, "PostViews.View in the transaction that wrote", got, bare, bob.Author(), []domain.Tag{alpha}, withAuthors(t, []domain.Comment{c}, ann))
 		}
 		return nil
 	})
@@ -1347,7 +1347,7 @@ func testPostStaleReadsAllowed(t *testing.T, st ports.Store) {
 			what = "PostViews.View with stale reads allowed " + w.name
 			view, err := r.PostViews.View(stale, l.posts[0].ID(), ports.ShowComments)
 			if checkErr(t, what, err, nil) {
-				checkView(t, what, view, l.posts[0], l.ann, l.tagsOf(0), []ports.CommentView{})
+				checkView(t, what, view, l.posts[0], l.ann.Author(), l.tagsOf(0), []ports.CommentView{})
 			}
 			what = "Tags.List with stale reads allowed " + w.name
 			tags, err := r.Tags.List(stale)

@@ -34,7 +34,7 @@ type revocation struct {
 	AllSessions bool   `json:"all_sessions,omitempty"`
 }
 
-// author is domain.EventAuthor as the outbox holds it.
+// author is domain.Author as the outbox holds it.
 type author struct {
 	ID         int64  `json:"id"`
 	Name       string `json:"name"`
@@ -61,7 +61,7 @@ func Unmarshal(data []byte) (domain.EventPayload, error) {
 	}
 	p := domain.EventPayload{Post: s.Post, Tags: s.Tags, Comment: s.Comment, Person: s.Person, Product: s.Product}
 	if a := s.Author; a != nil {
-		p.Author = &domain.EventAuthor{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
+		p.Author = &domain.Author{ID: a.ID, Name: a.Name, AvatarPath: a.AvatarPath}
 	}
 	if r := s.Revocation; r != nil {
 		p.Revocation = &domain.Revocation{UserID: r.UserID, TokenID: r.TokenID, TokenName: r.TokenName, AllTokens: r.AllTokens, SessionHash: r.SessionHash, AllSessions: r.AllSessions}

@@ -19,7 +19,7 @@ func TestReadsWhatItWrites(t *testing.T) {
 		Post: &domain.PostState{ID: 7, AuthorID: 3, Title: "Hello", Slug: "hello", Body: "Body",
 			Status: domain.StatusPublished, PublishedAt: &published, CreatedAt: created, UpdatedAt: published},
 		Tags:   []domain.Tag{{ID: 1, Name: "Go", Slug: "go", CreatedAt: created.Add(-time.Hour), UpdatedAt: created.Add(-time.Hour)}},
-		Author: &domain.EventAuthor{ID: 3, Name: "Ann", AvatarPath: "avatars/a.png"},
+		Author: &domain.Author{ID: 3, Name: "Ann", AvatarPath: "avatars/a.png"},
 	}
 	old, err := Unmarshal([]byte(storedBefore))
 	if err != nil {
@@ -50,7 +50,7 @@ func TestReadsStoredComments(t *testing.T) {
 	created := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 	want := domain.EventPayload{
 		Comment: &domain.Comment{ID: 5, PostID: 7, UserID: 3, Body: "Hi", CreatedAt: created, UpdatedAt: created},
-		Author:  &domain.EventAuthor{ID: 3, Name: "Ann"},
+		Author:  &domain.Author{ID: 3, Name: "Ann"},
 	}
 	got, err := Unmarshal([]byte(storedComment))
 	if err != nil || !reflect.DeepEqual(got, want) {

@@ -23,7 +23,7 @@ DELETE FROM comments WHERE id = @id;
 -- join keeps them all. A page past the end has no row to carry the count;
 -- CountCommentsByPost answers then.
 -- name: ListCommentsByPost :many
-SELECT sqlc.embed(c), sqlc.embed(u), count(*) OVER () AS total
+SELECT sqlc.embed(c), u.name AS author_name, u.avatar_path AS author_avatar_path, count(*) OVER () AS total
 FROM comments c
 JOIN users u ON u.id = c.user_id
 WHERE c.post_id = @post_id

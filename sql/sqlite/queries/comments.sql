@@ -21,7 +21,7 @@ DELETE FROM comments WHERE id = @id;
 -- cascades), so the join keeps them all. A page past the end has no row to
 -- carry the count; CountCommentsByPost answers then.
 -- name: ListCommentsByPost :many
-SELECT sqlc.embed(c), sqlc.embed(u),
+SELECT sqlc.embed(c), u.name AS author_name, u.avatar_path AS author_avatar_path,
        (SELECT count(*) FROM comments AS x WHERE x.post_id = @post_id) AS total
 FROM comments c
 JOIN users u ON u.id = c.user_id

@@ -10,7 +10,7 @@ RETURNING id;
 SELECT * FROM posts WHERE id = @id;
 
 -- name: GetPostWithAuthor :one
-SELECT sqlc.embed(p), sqlc.embed(u)
+SELECT sqlc.embed(p), u.name AS author_name, u.avatar_path AS author_avatar_path
 FROM posts p
 JOIN users u ON u.id = p.author_id
 WHERE p.id = @id;

@@ -11,6 +11,11 @@ RETURNING id;
 -- name: GetUser :one
 SELECT * FROM users WHERE id = @id;
 
+-- GetAuthorsByIDs reads what posts and comments show of their authors
+-- (domain.Author): no page of posts reads an e-mail or a password hash.
+-- name: GetAuthorsByIDs :many
+SELECT id, name, avatar_path FROM users WHERE id IN (sqlc.slice('ids'));
+
 -- name: GetUsersByIDs :many
 SELECT * FROM users WHERE id IN (sqlc.slice('ids')) ORDER BY id;
 

@@ -80,7 +80,7 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (Comment, error) {
 }
 
 const listCommentsByPost = `-- name: ListCommentsByPost :many
-SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin, count(*) OVER () AS total
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.name AS author_name, u.avatar_path AS author_avatar_path, count(*) OVER () AS total
 FROM comments c
 JOIN users u ON u.id = c.user_id
 WHERE c.post_id = $1
@@ -95,9 +95,10 @@ type ListCommentsByPostParams struct {
 }
 
 type ListCommentsByPostRow struct {
-	Comment Comment
-	User    User
-	Total   int64
+	Comment          Comment
+	AuthorName       string
+	AuthorAvatarPath string
+	Total            int64
 }
 
 // ListCommentsByPost returns one page of the post's comments, oldest first,
@@ -121,17 +122,8 @@ func (q *Queries) ListCommentsByPost(ctx context.Context, arg ListCommentsByPost
 			&i.Comment.Body,
 			&i.Comment.CreatedAt,
 			&i.Comment.UpdatedAt,
-			&i.User.ID,
-			&i.User.Name,
-			&i.User.Email,
-			&i.User.EmailKey,
-			&i.User.PasswordHash,
-			&i.User.RememberToken,
-			&i.User.EmailVerifiedAt,
-			&i.User.AvatarPath,
-			&i.User.CreatedAt,
-			&i.User.UpdatedAt,
-			&i.User.IsAdmin,
+			&i.AuthorName,
+			&i.AuthorAvatarPath,
 			&i.Total,
 		); err != nil {
 			return nil, err

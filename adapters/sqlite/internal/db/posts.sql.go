@@ -160,15 +160,16 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (Post, error) {
 }
 
 const getPostWithAuthor = `-- name: GetPostWithAuthor :one
-SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at, u.id, u.name, u.email, u.email_key, u.password_hash, u.remember_token, u.email_verified_at, u.avatar_path, u.created_at, u.updated_at, u.is_admin
+SELECT p.id, p.author_id, p.title, p.slug, p.excerpt, p.body, p.status, p.image_path, p.published_at, p.created_at, p.updated_at, u.name AS author_name, u.avatar_path AS author_avatar_path
 FROM posts p
 JOIN users u ON u.id = p.author_id
 WHERE p.id = ?1
 `
 
 type GetPostWithAuthorRow struct {
-	Post Post
-	User User
+	Post             Post
+	AuthorName       string
+	AuthorAvatarPath string
 }
 
 func (q *Queries) GetPostWithAuthor(ctx context.Context, id int64) (GetPostWithAuthorRow, error) {
@@ -186,17 +187,8 @@ func (q *Queries) GetPostWithAuthor(ctx context.Context, id int64) (GetPostWithA
 		&i.Post.PublishedAt,
 		&i.Post.CreatedAt,
 		&i.Post.UpdatedAt,
-		&i.User.ID,
-		&i.User.Name,
-		&i.User.Email,
-		&i.User.EmailKey,
-		&i.User.PasswordHash,
-		&i.User.RememberToken,
-		&i.User.EmailVerifiedAt,
-		&i.User.AvatarPath,
-		&i.User.CreatedAt,
-		&i.User.UpdatedAt,
-		&i.User.IsAdmin,
+		&i.AuthorName,
+		&i.AuthorAvatarPath,
 	)
 	return i, err
 }

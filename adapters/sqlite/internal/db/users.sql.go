@@ -63,6 +63,51 @@ func (q *Queries) DeleteUser(ctx context.Context, id int64) (int64, error) {
 	return result.RowsAffected()
 }
 
+const getAuthorsByIDs = `-- name: GetAuthorsByIDs :many
+SELECT id, name, avatar_path FROM users WHERE id IN (/*SLICE:ids*/?)
+`
+
+type GetAuthorsByIDsRow struct {
+	ID         int64
+	Name       string
+	AvatarPath string
+}
+
+// GetAuthorsByIDs reads what posts and comments show of their authors
+// (domain.Author): no page of posts reads an e-mail or a password hash.
+func (q *Queries) GetAuthorsByIDs(ctx context.Context, ids []int64) ([]GetAuthorsByIDsRow, error) {
+	query := getAuthorsByIDs
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []GetAuthorsByIDsRow
+	for rows.Next() {
+		var i GetAuthorsByIDsRow
+		if err := rows.Scan(&i.ID, &i.Name, &i.AvatarPath); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getUser = `-- name: GetUser :one
 SELECT id, name, email, email_key, password_hash, remember_token, email_verified_at, avatar_path, created_at, updated_at, is_admin FROM users WHERE id = ?1
 `
