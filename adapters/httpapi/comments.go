@@ -8,6 +8,7 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // commentWrite reads what a comment create or update names: the record
@@ -34,24 +35,7 @@ func commentBody(c *fiber.Ctx) (string, error) {
 }
 
 func (s *Server) listComments(c *fiber.Ctx) error {
-	post, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	page, perPage, err := pageParams(c)
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	views, total, err := s.comments.List(c.UserContext(), actor, post, offsetPage(page, perPage))
-	if err != nil {
-		return err
-	}
-	data := make([]commentJSON, len(views))
-	for i, v := range views {
-		data[i] = s.presentComment(c, v)
-	}
-	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(data), total, page, perPage, ""))
+	return sendPageUnder(s, c, "post", "", s.comments.List, func(v ports.CommentView) commentJSON { return s.presentComment(c, v) })
 }
 
 func (s *Server) createComment(c *fiber.Ctx) error {
