@@ -8,7 +8,6 @@ import (
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
-	"github.com/inkwell/inkwell/ports"
 )
 
 // commentWrite reads what a comment create or update names: the record
@@ -35,7 +34,7 @@ func commentBody(c *fiber.Ctx) (string, error) {
 }
 
 func (s *Server) listComments(c *fiber.Ctx) error {
-	return sendPageUnder(s, c, "post", "", s.comments.List, func(v ports.CommentView) commentJSON { return s.presentComment(c, v) })
+	return sendPageUnder(s, c, "post", "", s.comments.List, s.commentPresenter(c))
 }
 
 func (s *Server) createComment(c *fiber.Ctx) error {
