@@ -86,9 +86,9 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 	return s.updatePostAs(c, apiV1, postPatchV1)
 }
 
-// updatePostAs changes the caller's post as the version's patch, which
-// patchOf reads from the request, asks, and answers the post as the
-// version's single read does.
+// updatePostAs changes the caller's post as the patch that patchOf reads
+// from the request asks, and answers it as the version's single read
+// does.
 func (s *Server) updatePostAs(c *fiber.Ctx, prefix string, patchOf func(*fiber.Ctx) (ports.PostPatch, error)) error {
 	id, err := pathID(c, "post")
 	if err != nil {
