@@ -30,11 +30,7 @@ func personPage(id int64) string  { return prefix + "/people/" + strconv.FormatI
 func productPage(id int64) string { return prefix + "/products/" + strconv.FormatInt(id, 10) }
 
 func (k *Console) people(c *fiber.Ctx) error {
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	q, err := searchOf(c)
+	n, pg, q, err := searchPageOf(c)
 	if err != nil {
 		return err
 	}
@@ -46,11 +42,7 @@ func (k *Console) people(c *fiber.Ctx) error {
 }
 
 func (k *Console) products(c *fiber.Ctx) error {
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	q, err := searchOf(c)
+	n, pg, q, err := searchPageOf(c)
 	if err != nil {
 		return err
 	}
@@ -121,11 +113,7 @@ func (k *Console) product(c *fiber.Ctx) error {
 // the reading of its numbers, refuses is shown again with its values and
 // a sentence per field, with 422.
 func (k *Console) editPerson(c *fiber.Ctx) error {
-	id, err := idOf(c)
-	if err != nil {
-		return err
-	}
-	pre, err := versionOf(c)
+	id, pre, err := editOf(c)
 	if err != nil {
 		return err
 	}
@@ -169,11 +157,7 @@ func (k *Console) editPerson(c *fiber.Ctx) error {
 
 // editProduct is editPerson for a product, through Products.Replace.
 func (k *Console) editProduct(c *fiber.Ctx) error {
-	id, err := idOf(c)
-	if err != nil {
-		return err
-	}
-	pre, err := versionOf(c)
+	id, pre, err := editOf(c)
 	if err != nil {
 		return err
 	}

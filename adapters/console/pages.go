@@ -70,6 +70,17 @@ func searchOf(c *fiber.Ctx) (string, error) {
 	return q, nil
 }
 
+// searchPageOf reads the page and q query parameters of a list that
+// can be searched, as pageOf and searchOf do.
+func searchPageOf(c *fiber.Ctx) (int, ports.Page, string, error) {
+	n, pg, err := pageOf(c)
+	if err != nil {
+		return 0, ports.Page{}, "", err
+	}
+	q, err := searchOf(c)
+	return n, pg, q, err
+}
+
 // idOf reads the :id of the route; one that names no record is a 404.
 func idOf(c *fiber.Ctx) (int64, error) {
 	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
@@ -77,6 +88,17 @@ func idOf(c *fiber.Ctx) (int64, error) {
 		return 0, fiber.ErrNotFound
 	}
 	return id, nil
+}
+
+// editOf reads what an edit form names: the record, by the route's :id,
+// and the version of it the form was filled in from (versionOf).
+func editOf(c *fiber.Ctx) (int64, ports.Precondition, error) {
+	id, err := idOf(c)
+	if err != nil {
+		return 0, ports.Precondition{}, err
+	}
+	pre, err := versionOf(c)
+	return id, pre, err
 }
 
 // pager is what a list page shows under its rows: where the neighbouring
@@ -132,11 +154,7 @@ func (k *Console) overview(c *fiber.Ctx) error {
 }
 
 func (k *Console) users(c *fiber.Ctx) error {
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	q, err := searchOf(c)
+	n, pg, q, err := searchPageOf(c)
 	if err != nil {
 		return err
 	}
@@ -170,11 +188,7 @@ func (k *Console) user(c *fiber.Ctx) error {
 }
 
 func (k *Console) posts(c *fiber.Ctx) error {
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	q, err := searchOf(c)
+	n, pg, q, err := searchPageOf(c)
 	if err != nil {
 		return err
 	}

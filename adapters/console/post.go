@@ -66,11 +66,7 @@ func (k *Console) post(c *fiber.Ctx) error {
 // use case refuses is shown again with its values and why, with 422, and
 // one filled in from a version since replaced changes nothing (412).
 func (k *Console) editPost(c *fiber.Ctx) error {
-	id, err := idOf(c)
-	if err != nil {
-		return err
-	}
-	pre, err := versionOf(c)
+	id, pre, err := editOf(c)
 	if err != nil {
 		return err
 	}

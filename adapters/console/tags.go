@@ -44,11 +44,7 @@ type tagsList struct {
 // (q=), sorted by a column (sort=) and paged; each row renames, merges or
 // deletes its tag and comes back here.
 func (k *Console) tags(c *fiber.Ctx) error {
-	n, pg, err := pageOf(c)
-	if err != nil {
-		return err
-	}
-	q, err := searchOf(c)
+	n, pg, q, err := searchPageOf(c)
 	if err != nil {
 		return err
 	}

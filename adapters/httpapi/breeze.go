@@ -117,13 +117,5 @@ func (s *Server) breezeVerifyEmail(c *fiber.Ctx) error {
 // answers as Breeze's controller does; an address verified already gets
 // the API's answer, since Breeze's redirect means nothing to a script.
 func (s *Server) breezeSendVerification(c *fiber.Ctx) error {
-	actor, _ := actorOf(c)
-	sent, err := s.verification.Send(c.UserContext(), actor, s.baseURL(c))
-	if err != nil {
-		return err
-	}
-	if !sent {
-		return sendJSON(c, http.StatusOK, message{"Email already verified."})
-	}
-	return sendJSON(c, http.StatusOK, verificationStatus{verificationSent})
+	return s.sendVerificationAs(c, http.StatusOK, verificationStatus{verificationSent})
 }

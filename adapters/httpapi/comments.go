@@ -10,6 +10,17 @@ import (
 	"github.com/inkwell/inkwell/domain"
 )
 
+// commentWrite reads what a comment create or update names: the record
+// of the path parameter param (the post, or the comment), then the body.
+func commentWrite(c *fiber.Ctx, param string) (int64, string, error) {
+	id, err := pathID(c, param)
+	if err != nil {
+		return 0, "", err
+	}
+	body, err := commentBody(c)
+	return id, body, err
+}
+
 // commentBody decodes and validates the body of a comment create or
 // update. Both require the body, the only field a comment has.
 func commentBody(c *fiber.Ctx) (string, error) {
@@ -23,32 +34,11 @@ func commentBody(c *fiber.Ctx) (string, error) {
 }
 
 func (s *Server) listComments(c *fiber.Ctx) error {
-	post, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	page, perPage, err := pageParams(c)
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	views, total, err := s.comments.List(c.UserContext(), actor, post, offsetPage(page, perPage))
-	if err != nil {
-		return err
-	}
-	data := make([]commentJSON, len(views))
-	for i, v := range views {
-		data[i] = s.presentComment(c, v)
-	}
-	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(data), total, page, perPage, ""))
+	return sendPageUnder(s, c, "post", "", s.comments.List, s.commentPresenter(c))
 }
 
 func (s *Server) createComment(c *fiber.Ctx) error {
-	post, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	body, err := commentBody(c)
+	post, body, err := commentWrite(c, "post")
 	if err != nil {
 		return err
 	}
@@ -74,11 +64,7 @@ func (s *Server) showComment(c *fiber.Ctx) error {
 }
 
 func (s *Server) updateComment(c *fiber.Ctx) error {
-	id, err := pathID(c, "comment")
-	if err != nil {
-		return err
-	}
-	body, err := commentBody(c)
+	id, body, err := commentWrite(c, "comment")
 	if err != nil {
 		return err
 	}
@@ -93,21 +79,7 @@ func (s *Server) updateComment(c *fiber.Ctx) error {
 // deleteComment moves the comment to the trash, or purges it with
 // force=true.
 func (s *Server) deleteComment(c *fiber.Ctx) error {
-	id, err := pathID(c, "comment")
-	if err != nil {
-		return err
-	}
-	force, err := forceParam(c)
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	if force {
-		err = s.comments.Purge(c.UserContext(), actor, id, conditional.IfMatch(c))
-	} else {
-		err = s.comments.Delete(c.UserContext(), domain.ByOwnRight(actor), id, conditional.IfMatch(c))
-	}
-	if err != nil {
+	if err := trashOrPurge(c, "comment", s.comments.Delete, s.comments.Purge); err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, message{"Comment deleted successfully."})

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"context"
+	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -128,6 +131,33 @@ func (s *Server) paginate(c *fiber.Ctx, data any, count, total, page, perPage in
 	}
 	out.Meta.Links = append(out.Meta.Links, pageLink{URL: out.Links.Next, Label: "Next &raquo;"})
 	return out
+}
+
+// sendPageUnder answers the page that page and per_page ask of the
+// caller's records below the one the path parameter param names (a post's
+// comments, a webhook's deliveries): list reads them, present shows each,
+// and apiVersion goes in the meta as paginate writes it.
+func sendPageUnder[V, J any](s *Server, c *fiber.Ctx, param, apiVersion string,
+	list func(context.Context, domain.Actor, int64, ports.Page) ([]V, int, error), present func(V) J,
+) error {
+	parent, err := pathID(c, param)
+	if err != nil {
+		return err
+	}
+	page, perPage, err := pageParams(c)
+	if err != nil {
+		return err
+	}
+	actor, _ := actorOf(c)
+	rows, total, err := list(c.UserContext(), actor, parent, offsetPage(page, perPage))
+	if err != nil {
+		return err
+	}
+	data := make([]J, len(rows))
+	for i, r := range rows {
+		data[i] = present(r)
+	}
+	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(data), total, page, perPage, apiVersion))
 }
 
 // pageWindow lists the page numbers Laravel's paginator shows (its

@@ -71,11 +71,7 @@ func (s *Server) createPost(c *fiber.Ctx) error {
 	if err := actor.CheckAbility(domain.WritePosts); err != nil {
 		return cannotCreatePosts(err)
 	}
-	body, err := formBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := postInput(body)
+	in, err := postInput(c)
 	if err != nil {
 		return err
 	}
@@ -87,15 +83,18 @@ func (s *Server) createPost(c *fiber.Ctx) error {
 }
 
 func (s *Server) updatePost(c *fiber.Ctx) error {
+	return s.updatePostAs(c, apiV1, postPatchV1)
+}
+
+// updatePostAs changes the caller's post as the patch that patchOf reads
+// from the request asks, and answers it as the version's single read
+// does.
+func (s *Server) updatePostAs(c *fiber.Ctx, prefix string, patchOf func(*fiber.Ctx) (ports.PostPatch, error)) error {
 	id, err := pathID(c, "post")
 	if err != nil {
 		return err
 	}
-	body, err := formBody(c)
-	if err != nil {
-		return err
-	}
-	patch, err := postPatch(body)
+	patch, err := patchOf(c)
 	if err != nil {
 		return err
 	}
@@ -104,7 +103,7 @@ func (s *Server) updatePost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return s.sendPost(c, apiV1, view, postSingle)
+	return s.sendPost(c, prefix, view, postSingle)
 }
 
 // deletePost moves the post to the trash, or purges it with force=true.
@@ -132,9 +131,13 @@ func postFilter(c *fiber.Ctx) (ports.PostFilter, error) {
 	return f, v.Err()
 }
 
-// postInput validates a new post, sent as JSON or as a multipart form.
-// Whether the tags exist is the use case's check.
-func postInput(body map[string]any) (ports.PostInput, error) {
+// postInput reads and validates a new post, sent as JSON or as a
+// multipart form. Whether the tags exist is the use case's check.
+func postInput(c *fiber.Ctx) (ports.PostInput, error) {
+	body, err := formBody(c)
+	if err != nil {
+		return ports.PostInput{}, err
+	}
 	v := validate.New(body)
 	in := ports.PostInput{
 		Title:  v.String("title", validate.Required, validate.Check(domain.CheckTitle)),
@@ -148,6 +151,15 @@ func postInput(body map[string]any) (ports.PostInput, error) {
 	}
 	in.Image = img
 	return in, v.Err()
+}
+
+// postPatchV1 reads an update of version 1 from the request (postPatch).
+func postPatchV1(c *fiber.Ctx) (ports.PostPatch, error) {
+	body, err := formBody(c)
+	if err != nil {
+		return ports.PostPatch{}, err
+	}
+	return postPatch(body)
 }
 
 // postPatch validates an update of version 1: title, body and status are

@@ -10,9 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
-	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -166,11 +164,7 @@ func (s *Server) listPostsV2(c *fiber.Ctx) error {
 }
 
 func (s *Server) createPostV2(c *fiber.Ctx) error {
-	body, err := formBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := postInput(body)
+	in, err := postInput(c)
 	if err != nil {
 		return err
 	}
@@ -195,20 +189,7 @@ func (s *Server) showPostV2(c *fiber.Ctx) error {
 }
 
 func (s *Server) updatePostV2(c *fiber.Ctx) error {
-	id, err := pathID(c, "post")
-	if err != nil {
-		return err
-	}
-	patch, err := postPatchV2(c)
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	view, err := s.posts.Update(c.UserContext(), domain.ByOwnRight(actor), id, patch, conditional.IfMatch(c))
-	if err != nil {
-		return err
-	}
-	return s.sendPost(c, apiV2, view, postSingle)
+	return s.updatePostAs(c, apiV2, postPatchV2)
 }
 
 // deletePostV2 moves the post to the trash, or purges it with force=true.

@@ -180,6 +180,13 @@ func (s *Server) presentComment(c *fiber.Ctx, v ports.CommentView) commentJSON {
 	return commentOf(s.linksOf(c), v)
 }
 
+// commentPresenter is presentComment for the comments of one answer to c,
+// with the links worked out once.
+func (s *Server) commentPresenter(c *fiber.Ctx) func(ports.CommentView) commentJSON {
+	l := s.linksOf(c)
+	return func(v ports.CommentView) commentJSON { return commentOf(l, v) }
+}
+
 // commentOf is presentComment with the links given.
 func commentOf(l links, v ports.CommentView) commentJSON {
 	cm := v.Comment

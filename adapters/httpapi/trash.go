@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
+	"github.com/inkwell/inkwell/ports"
 )
 
 // The values of the post list's trashed parameter, Laravel's words: only
@@ -44,7 +47,17 @@ func forceParam(c *fiber.Ctx) (bool, error) {
 // removePost trashes the post, or purges it with force=true; v1 and v2
 // answer it each in their own way.
 func (s *Server) removePost(c *fiber.Ctx) error {
-	id, err := pathID(c, "post")
+	return trashOrPurge(c, "post", s.posts.Delete, s.posts.Purge)
+}
+
+// trashOrPurge moves the caller's record that the path parameter param
+// names to the trash, or purges it with force=true, through its use
+// case's Delete (trash) and Purge (purge), at the version If-Match names.
+func trashOrPurge(c *fiber.Ctx, param string,
+	trash func(context.Context, domain.Acting, int64, ports.Precondition) error,
+	purge func(context.Context, domain.Actor, int64, ports.Precondition) error,
+) error {
+	id, err := pathID(c, param)
 	if err != nil {
 		return err
 	}
@@ -54,9 +67,9 @@ func (s *Server) removePost(c *fiber.Ctx) error {
 	}
 	actor, _ := actorOf(c)
 	if force {
-		return s.posts.Purge(c.UserContext(), actor, id, conditional.IfMatch(c))
+		return purge(c.UserContext(), actor, id, conditional.IfMatch(c))
 	}
-	return s.posts.Delete(c.UserContext(), domain.ByOwnRight(actor), id, conditional.IfMatch(c))
+	return trash(c.UserContext(), domain.ByOwnRight(actor), id, conditional.IfMatch(c))
 }
 
 func (s *Server) restorePost(c *fiber.Ctx) error {

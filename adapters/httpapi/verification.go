@@ -42,13 +42,20 @@ func (s *Server) verifySignedPath(c *fiber.Ctx, path string) error {
 
 // sendVerification mails the actor a new verification link.
 func (s *Server) sendVerification(c *fiber.Ctx) error {
+	return s.sendVerificationAs(c, http.StatusAccepted, message{"Verification link sent."})
+}
+
+// sendVerificationAs mails the actor a new verification link and answers
+// status and sent; an address verified already is answered as the API
+// answers it, whichever route was asked.
+func (s *Server) sendVerificationAs(c *fiber.Ctx, status int, sent any) error {
 	actor, _ := actorOf(c)
-	sent, err := s.verification.Send(c.UserContext(), actor, s.baseURL(c))
+	mailed, err := s.verification.Send(c.UserContext(), actor, s.baseURL(c))
 	if err != nil {
 		return err
 	}
-	if !sent {
+	if !mailed {
 		return sendJSON(c, http.StatusOK, message{"Email already verified."})
 	}
-	return sendJSON(c, http.StatusAccepted, message{"Verification link sent."})
+	return sendJSON(c, status, sent)
 }

@@ -173,24 +173,7 @@ func (s *Server) deleteWebhook(c *fiber.Ctx) error {
 }
 
 func (s *Server) listDeliveries(c *fiber.Ctx) error {
-	id, err := pathID(c, "webhook")
-	if err != nil {
-		return err
-	}
-	page, perPage, err := pageParams(c)
-	if err != nil {
-		return err
-	}
-	actor, _ := actorOf(c)
-	ds, total, err := s.webhooks.Deliveries(c.UserContext(), actor, id, offsetPage(page, perPage))
-	if err != nil {
-		return err
-	}
-	data := make([]deliveryJSON, len(ds))
-	for i, d := range ds {
-		data[i] = presentDelivery(d)
-	}
-	return sendJSON(c, http.StatusOK, s.paginate(c, data, len(ds), total, page, perPage, "v1"))
+	return sendPageUnder(s, c, "webhook", "v1", s.webhooks.Deliveries, presentDelivery)
 }
 
 func (s *Server) retryDelivery(c *fiber.Ctx) error {

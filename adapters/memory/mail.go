@@ -39,16 +39,7 @@ func (r mails) Enqueue(ctx context.Context, m *domain.Mail) error {
 }
 
 func (r mails) Get(ctx context.Context, id int64) (domain.Mail, error) {
-	var out domain.Mail
-	err := r.u.read(ctx, func(s *state) error {
-		m, ok := s.mails[id]
-		if !ok {
-			return fmt.Errorf("mail %d: %w", id, domain.ErrNotFound)
-		}
-		out = m
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Mail { return s.mails }, cloneMail, "mail", id)
 }
 
 func (r mails) Claim(ctx context.Context, now, until time.Time, limit int) ([]domain.Mail, error) {

@@ -39,16 +39,7 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 }
 
 func (r people) Get(ctx context.Context, id int64) (domain.Person, error) {
-	var out domain.Person
-	err := r.u.read(ctx, func(s *state) error {
-		p, ok := s.people[id]
-		if !ok {
-			return fmt.Errorf("person %d: %w", id, domain.ErrNotFound)
-		}
-		out = clonePerson(p)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Person { return s.people }, clonePerson, "person", id)
 }
 
 // Lock reads the record. Transactions already run one at a time, so there
@@ -111,13 +102,7 @@ func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person,
 	if err != nil {
 		return nil, 0, err
 	}
-	slices.SortFunc(matches, compare)
-	page := paginate(matches, q.Page)
-	out := make([]domain.Person, len(page))
-	for i, p := range page {
-		out[i] = clonePerson(p)
-	}
-	return out, len(matches), nil
+	return clonedPage(matches, compare, q.Page, clonePerson), len(matches), nil
 }
 
 // personOrder builds the comparison of a sort. Names and e-mails compare by
@@ -178,6 +163,18 @@ func paginate[T any](items []T, p ports.Page) []T {
 		items = items[:p.Limit]
 	}
 	return items
+}
+
+// clonedPage sorts items by compare and returns clones of the page of them
+// that p selects, as paginate selects it.
+func clonedPage[T any](items []T, compare func(a, b T) int, p ports.Page, clone func(T) T) []T {
+	slices.SortFunc(items, compare)
+	page := paginate(items, p)
+	out := make([]T, len(page))
+	for i, v := range page {
+		out[i] = clone(v)
+	}
+	return out
 }
 
 // foldASCII lowers the ASCII letters of s and leaves every other byte alone.

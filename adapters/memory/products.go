@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/inkwell/inkwell/domain"
@@ -43,16 +42,7 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 }
 
 func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
-	var out domain.Product
-	err := r.u.read(ctx, func(s *state) error {
-		p, ok := s.products[id]
-		if !ok {
-			return fmt.Errorf("product %d: %w", id, domain.ErrNotFound)
-		}
-		out = cloneProduct(p)
-		return nil
-	})
-	return out, err
+	return get(ctx, r.u, func(s *state) map[int64]domain.Product { return s.products }, cloneProduct, "product", id)
 }
 
 // Lock reads the product. Transactions already run one at a time, so there
@@ -111,13 +101,7 @@ func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, 
 	if err != nil {
 		return nil, 0, err
 	}
-	slices.SortFunc(all, func(a, b domain.Product) int { return cmp.Compare(a.ID, b.ID) })
-	sel := paginate(all, page)
-	out := make([]domain.Product, len(sel))
-	for i, p := range sel {
-		out[i] = cloneProduct(p)
-	}
-	return out, len(all), nil
+	return clonedPage(all, func(a, b domain.Product) int { return cmp.Compare(a.ID, b.ID) }, page, cloneProduct), len(all), nil
 }
 
 // Search filters as people.List does, folding the case of ASCII letters
@@ -136,11 +120,5 @@ func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Pr
 	if err != nil {
 		return nil, 0, err
 	}
-	slices.SortFunc(matches, func(a, b domain.Product) int { return cmp.Compare(b.ID, a.ID) })
-	sel := paginate(matches, q.Page)
-	out := make([]domain.Product, len(sel))
-	for i, p := range sel {
-		out[i] = cloneProduct(p)
-	}
-	return out, len(matches), nil
+	return clonedPage(matches, func(a, b domain.Product) int { return cmp.Compare(b.ID, a.ID) }, q.Page, cloneProduct), len(matches), nil
 }

@@ -61,8 +61,8 @@ func Mount(r fiber.Router, d Deps) {
 	if cached == nil {
 		cached = func(c *fiber.Ctx) error { return c.Next() }
 	}
-	u := users{people: d.People, base: d.BaseURL}
-	p := products{products: d.Products, base: d.BaseURL}
+	u := newUsers(d.People, d.BaseURL)
+	p := newProducts(d.Products, d.BaseURL)
 
 	for _, m := range usersMounts {
 		r.Get(m, cached, u.list)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/inkwell/inkwell/adapters/web"
 	"github.com/inkwell/inkwell/domain"
 )
 
@@ -29,18 +30,14 @@ var bodyMessage = map[string]string{
 	errUnsupportedContent.Code: "Unsupported content type.",
 }
 
-// kindStatus is area B's table from error kind to status.
-var kindStatus = map[domain.Kind]int{
-	domain.Invalid:         http.StatusBadRequest,
-	domain.Unauthenticated: http.StatusUnauthorized,
-	domain.Forbidden:       http.StatusForbidden,
-	domain.NotFound:        http.StatusNotFound,
-	domain.Conflict:        http.StatusConflict,
-	domain.TooManyRequests: http.StatusTooManyRequests,
-	domain.Unavailable:     http.StatusServiceUnavailable,
-	domain.Internal:        http.StatusInternalServerError,
-	// A conditional write (If-Match) found the record changed.
-	domain.PreconditionFailed: http.StatusPreconditionFailed,
+// kindStatus is area B's status of an error of kind k: every adapter's
+// (web.KindStatus), but for a refusal of what was sent, which area B
+// answers 400 where area A answers 422.
+func kindStatus(k domain.Kind) int {
+	if k == domain.Invalid {
+		return http.StatusBadRequest
+	}
+	return web.KindStatus(k)
 }
 
 // statusMessage is the envelope message of each status, the specification's
@@ -111,7 +108,7 @@ func classify(path string, err error) (int, string) {
 	if !ok {
 		return http.StatusInternalServerError, messageOf(http.StatusInternalServerError)
 	}
-	status := kindStatus[de.Kind]
+	status := kindStatus(de.Kind)
 	switch de.Kind {
 	case domain.Invalid:
 		return status, invalidMessage(de)

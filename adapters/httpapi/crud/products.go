@@ -1,9 +1,10 @@
 package crud
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/inkwell/inkwell/adapters/httpapi/conditional"
 	"github.com/inkwell/inkwell/adapters/httpapi/respcache"
 	"github.com/inkwell/inkwell/adapters/httpapi/validate"
 	"github.com/inkwell/inkwell/domain"
@@ -12,8 +13,19 @@ import (
 
 // products serves area B's products on every products mount.
 type products struct {
+	record[domain.Product, ports.ProductInput, productView]
 	products ports.Products
 	base     func(c *fiber.Ctx) string
+}
+
+func newProducts(cases ports.Products, base func(c *fiber.Ctx) string) products {
+	return products{
+		record: record[domain.Product, ports.ProductInput, productView]{
+			cases: cases, input: productInput, present: presentProduct, tag: domain.ProductTag,
+			stamp: func(p domain.Product) (int64, time.Time) { return p.ID, p.UpdatedAt },
+		},
+		products: cases, base: base,
+	}
 }
 
 func (p products) list(c *fiber.Ctx) error {
@@ -28,64 +40,6 @@ func (p products) list(c *fiber.Ctx) error {
 	}
 	setPagingHeaders(c, p.base(c), page, limit, total)
 	return ok(c, presentProducts(items))
-}
-
-func (p products) create(c *fiber.Ctx) error {
-	v, err := decodeBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := productInput(v)
-	if err != nil {
-		return err
-	}
-	item, err := p.products.Create(c.UserContext(), writerOf(c), in)
-	if err != nil {
-		return err
-	}
-	return created(c, presentProduct(item))
-}
-
-func (p products) read(c *fiber.Ctx) error {
-	id, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	item, err := p.products.Get(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	respcache.Tag(c, domain.ProductTag(item.ID))
-	conditional.Version(c, item.UpdatedAt)
-	return ok(c, presentProduct(item))
-}
-
-func (p products) replace(c *fiber.Ctx) error {
-	id, v, err := idAndBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := productInput(v)
-	if err != nil {
-		return err
-	}
-	item, err := p.products.Replace(c.UserContext(), domain.ByOwnRight(writerOf(c)), id, in, conditional.IfMatch(c))
-	if err != nil {
-		return err
-	}
-	conditional.Version(c, item.UpdatedAt)
-	return ok(c, presentProduct(item))
-}
-
-func (p products) delete(c *fiber.Ctx) error {
-	id, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	if err := p.products.Delete(c.UserContext(), writerOf(c), id, conditional.IfMatch(c)); err != nil {
-		return err
-	}
-	return noContent(c)
 }
 
 // productInput validates a whole product body, for a create or a

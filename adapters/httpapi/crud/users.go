@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -16,8 +17,19 @@ import (
 
 // users serves area B's user records on every users mount.
 type users struct {
+	record[domain.Person, ports.PersonInput, personView]
 	people ports.People
 	base   func(c *fiber.Ctx) string
+}
+
+func newUsers(people ports.People, base func(c *fiber.Ctx) string) users {
+	return users{
+		record: record[domain.Person, ports.PersonInput, personView]{
+			cases: people, input: personInput, present: presentPerson, tag: domain.PersonTag,
+			stamp: func(p domain.Person) (int64, time.Time) { return p.ID, p.UpdatedAt },
+		},
+		people: people, base: base,
+	}
 }
 
 func (u users) list(c *fiber.Ctx) error {
@@ -44,64 +56,13 @@ func (u users) listV2(c *fiber.Ctx) error {
 	return c.JSON(envelope{Success: true, Message: statusMessage[fiber.StatusOK], Data: presentPeople(people), Meta: metaOf(q.Page, total)})
 }
 
-func (u users) create(c *fiber.Ctx) error {
-	p, err := u.createPerson(c)
-	if err != nil {
-		return err
-	}
-	return created(c, presentPerson(p))
-}
-
 func (u users) createV2(c *fiber.Ctx) error {
-	p, err := u.createPerson(c)
+	p, err := u.createRecord(c)
 	if err != nil {
 		return err
 	}
 	c.Location(u.base(c) + usersV2Mount + "/" + strconv.FormatInt(p.ID, 10))
 	return created(c, presentPerson(p))
-}
-
-func (u users) createPerson(c *fiber.Ctx) (domain.Person, error) {
-	v, err := decodeBody(c)
-	if err != nil {
-		return domain.Person{}, err
-	}
-	in, err := personInput(v)
-	if err != nil {
-		return domain.Person{}, err
-	}
-	return u.people.Create(c.UserContext(), writerOf(c), in)
-}
-
-func (u users) read(c *fiber.Ctx) error {
-	id, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := u.people.Get(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	respcache.Tag(c, domain.PersonTag(p.ID))
-	conditional.Version(c, p.UpdatedAt)
-	return ok(c, presentPerson(p))
-}
-
-func (u users) replace(c *fiber.Ctx) error {
-	id, v, err := idAndBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := personInput(v)
-	if err != nil {
-		return err
-	}
-	p, err := u.people.Replace(c.UserContext(), domain.ByOwnRight(writerOf(c)), id, in, conditional.IfMatch(c))
-	if err != nil {
-		return err
-	}
-	conditional.Version(c, p.UpdatedAt)
-	return ok(c, presentPerson(p))
 }
 
 func (u users) patch(c *fiber.Ctx) error {
@@ -119,17 +80,6 @@ func (u users) patch(c *fiber.Ctx) error {
 	}
 	conditional.Version(c, p.UpdatedAt)
 	return ok(c, presentPerson(p))
-}
-
-func (u users) delete(c *fiber.Ctx) error {
-	id, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	if err := u.people.Delete(c.UserContext(), writerOf(c), id, conditional.IfMatch(c)); err != nil {
-		return err
-	}
-	return noContent(c)
 }
 
 // personPatch validates a user body; a partial one checks only the fields

@@ -155,19 +155,16 @@ func (v *Validator) record(key string, rule domain.Rule) {
 // String checks a string field and returns its value, trimmed unless NoTrim
 // is given. It returns "" when the field is absent, null, blank or fails.
 func (v *Validator) String(field string, rules ...StringRule) string {
-	if v.inert {
-		return ""
-	}
 	s := specOf(rules)
-	raw, present := v.body[field]
-	if !v.present(v.key(field), raw, present, s, domain.RuleString) {
+	key, raw, ok := v.scalar(field, s, domain.RuleString)
+	if !ok {
 		return ""
 	}
 	confirmation := func() (any, bool) {
 		c, ok := v.body[field+"_confirmation"]
 		return c, ok
 	}
-	str, ok := v.text(v.key(field), raw, s, confirmation)
+	str, ok := v.text(key, raw, s, confirmation)
 	if !ok {
 		return ""
 	}
@@ -178,19 +175,16 @@ func (v *Validator) String(field string, rules ...StringRule) string {
 // 4e1) or a string written as an integer ("42"), that fits int64. It
 // returns nil when the field is absent, null, blank or fails.
 func (v *Validator) Int(field string, rules ...IntRule) *int64 {
-	if v.inert {
-		return nil
-	}
 	s := specOf(rules)
-	raw, present := v.body[field]
-	if !v.present(v.key(field), raw, present, s, domain.RuleInteger) {
+	key, raw, ok := v.scalar(field, s, domain.RuleInteger)
+	if !ok {
 		return nil
 	}
 	if v.refuses(raw) {
-		v.record(v.key(field), domain.RuleInteger)
+		v.record(key, domain.RuleInteger)
 		return nil
 	}
-	n, ok := v.integer(v.key(field), raw, s)
+	n, ok := v.integer(key, raw, s)
 	if !ok {
 		return nil
 	}
@@ -205,13 +199,9 @@ func (v *Validator) Int(field string, rules ...IntRule) *int64 {
 // int64. Its checks run in the order: number, at least 0, two decimals,
 // bound. It returns nil when the field is absent, null, blank or fails.
 func (v *Validator) Cents(field string, rules ...CentsRule) *int64 {
-	if v.inert {
-		return nil
-	}
 	s := specOf(rules)
-	key := v.key(field)
-	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, domain.RuleNumeric) {
+	key, raw, ok := v.scalar(field, s, domain.RuleNumeric)
+	if !ok {
 		return nil
 	}
 	if v.refuses(raw) {
@@ -265,13 +255,8 @@ const maxCentsUnits = (1<<63 - 1) / 100
 // and query strings send booleans. It returns nil when the field is
 // absent, null, blank or fails.
 func (v *Validator) Bool(field string, rules ...BoolRule) *bool {
-	if v.inert {
-		return nil
-	}
-	s := specOf(rules)
-	key := v.key(field)
-	raw, present := v.body[field]
-	if !v.present(key, raw, present, s, domain.RuleBoolean) {
+	key, raw, ok := v.scalar(field, specOf(rules), domain.RuleBoolean)
+	if !ok {
 		return nil
 	}
 	var b bool
@@ -331,30 +316,9 @@ func (v *Validator) Object(field string, rules ...ObjectRule) (*Validator, bool)
 // failures are keyed "abilities.0". It returns nil when the field is
 // absent, null or fails, and an empty list for [].
 func (v *Validator) Strings(field string, rules ...StringsRule) []string {
-	if v.inert {
-		return nil
-	}
-	key := v.key(field)
-	list, elem := specOf(rules).split()
-	items, isList, ok := v.list(key, field, list)
-	if !isList {
-		return nil
-	}
-	out := make([]string, len(items))
-	for i, item := range items {
-		k := Elem(key, i)
-		if blank(item, false) {
-			v.record(k, domain.RuleString)
-			ok = false
-			continue
-		}
-		s, good := v.text(k, item, elem, nil)
-		out[i], ok = s, ok && good
-	}
-	if !ok {
-		return nil
-	}
-	return out
+	return listOf(v, field, specOf(rules), domain.RuleString, func(key string, item any, elem spec) (string, bool) {
+		return v.text(key, item, elem, nil)
+	})
 }
 
 // Ints checks a list of integers, such as tag ids. Required, Nullable,
@@ -363,25 +327,33 @@ func (v *Validator) Strings(field string, rules ...StringsRule) []string {
 // caller's check, reported with Invalid(Elem("tags", i)). It returns nil
 // when the field is absent, null or fails, and an empty list for [].
 func (v *Validator) Ints(field string, rules ...IntsRule) []int64 {
+	return listOf(v, field, specOf(rules), domain.RuleInteger, v.integer)
+}
+
+// listOf checks a list field with the list's own rules of s, then each
+// element with the others: a blank element breaks blankRule, and each
+// reads any other, keyed "field.i". It returns nil when the field is
+// absent, null or fails, and an empty list for [].
+func listOf[T any](v *Validator, field string, s spec, blankRule domain.Rule, each func(key string, item any, elem spec) (T, bool)) []T {
 	if v.inert {
 		return nil
 	}
 	key := v.key(field)
-	list, elem := specOf(rules).split()
+	list, elem := s.split()
 	items, isList, ok := v.list(key, field, list)
 	if !isList {
 		return nil
 	}
-	out := make([]int64, len(items))
+	out := make([]T, len(items))
 	for i, item := range items {
 		k := Elem(key, i)
 		if blank(item, false) {
-			v.record(k, domain.RuleInteger)
+			v.record(k, blankRule)
 			ok = false
 			continue
 		}
-		n, good := v.integer(k, item, elem)
-		out[i], ok = n, ok && good
+		x, good := each(k, item, elem)
+		out[i], ok = x, ok && good
 	}
 	if !ok {
 		return nil
@@ -416,6 +388,19 @@ func (v *Validator) list(key, field string, s spec) (items []any, isList, ok boo
 		}
 	}
 	return items, true, ok
+}
+
+// scalar reads field for the check of one value: its key, its value, and
+// whether there is a value to check, which present decides (recording
+// what s says of a missing, null or blank one, typeRule for null). An
+// inert validator checks nothing.
+func (v *Validator) scalar(field string, s spec, typeRule domain.Rule) (string, any, bool) {
+	if v.inert {
+		return "", nil, false
+	}
+	key := v.key(field)
+	raw, present := v.body[field]
+	return key, raw, v.present(key, raw, present, s, typeRule)
 }
 
 // present applies the presence rules and reports whether the field's value
