@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -79,8 +80,8 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 	return keys, nil
 }
 
-// searchUsers is Users with a search.
-func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
+// SearchUsers is the list of users with a search (sqlrepo.Admin.Users).
+func (r admin) SearchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	pattern := asciiLikePattern(q.Search)
 	const op = "search users"
 	f := adminsearch.Finder{
@@ -114,11 +115,11 @@ WHERE `+userSearchWhere+` ORDER BY id DESC`+limitSQL(take), false, pattern)
 	// GetUsersByIDs reads in id order; the page is newest first. A user
 	// deleted since its key was read is left out.
 	slices.Reverse(rows)
-	return usersOf(rows), total, nil
+	return sqlrepo.Rows(rows, userOf), total, nil
 }
 
-// searchPosts is Posts with a search.
-func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+// SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
+func (r admin) SearchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
 	pattern := likePattern(q.Search)
 	const op = "search posts"
 	// The status is one of domain.Statuses, written into the text so that

@@ -258,7 +258,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Deliveries:     sqlrepo.Deliveries{Q: webhookQueries{q}, B: border},
 		Mails:          sqlrepo.Mails{Q: mailQueries{q}, B: border},
 		PasswordResets: sqlrepo.PasswordResets{Q: passwordResetQueries{q}, B: border},
-		Admin:          admin{q: q, conn: conn},
+		Admin:          sqlrepo.Admin{Q: admin{q: q, conn: conn}, B: border},
 		Trash:          trash{conn: conn},
 	}
 }

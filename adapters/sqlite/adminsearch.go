@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -64,8 +65,8 @@ func limitSQL(n int) string {
 	return " LIMIT " + strconv.Itoa(n)
 }
 
-// searchUsers is Users with a search.
-func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
+// SearchUsers is the list of users with a search (sqlrepo.Admin.Users).
+func (r admin) SearchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	// SQLite's lower() folds ASCII letters only; so must the needle.
 	needle := adminsearch.LowerASCII(q.Search)
 	const op = "search users"
@@ -101,11 +102,11 @@ WHERE `+test+` ORDER BY u.id DESC`+limitSQL(take), false, needle)
 	// GetUsersByIDs reads in id order; the page is newest first. A user
 	// deleted since its key was read is left out.
 	slices.Reverse(rows)
-	return usersOf(rows), total, nil
+	return sqlrepo.Rows(rows, userOf), total, nil
 }
 
-// searchPosts is Posts with a search.
-func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+// SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
+func (r admin) SearchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
 	needle := strings.ToLower(q.Search)
 	const op = "search posts"
 	test := `instr(` + lowerFunc + `(p.title), ?1) > 0`

@@ -340,7 +340,7 @@ func (c conns) repos() ports.Repos {
 		Deliveries:     sqlrepo.Deliveries{Q: webhookQueries{c}, B: border},
 		Mails:          sqlrepo.Mails{Q: mailQueries{c}, B: border},
 		PasswordResets: sqlrepo.PasswordResets{Q: passwordResetQueries{c}, B: border},
-		Admin:          admin{c},
+		Admin:          sqlrepo.Admin{Q: admin{c}, B: border},
 		Trash:          trash{c},
 	}
 }
