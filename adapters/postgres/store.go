@@ -250,7 +250,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Products:       products{q: q, conn: conn},
 		Posts:          posts{q: q},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
-		Tags:           tags{q: q, conn: conn, reads: reads},
+		Tags:           sqlrepo.Tags{Q: tagQueries{q: q, conn: conn, reads: reads}, B: border},
 		Comments:       sqlrepo.Comments{Q: commentQueries{q}, B: border},
 		Sessions:       sqlrepo.Sessions{Q: sessionQueries{q}, B: border},
 		Events:         sqlrepo.Events{Q: eventQueries{q}, B: border},

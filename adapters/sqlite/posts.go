@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -46,7 +47,7 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 	var found []domain.Tag
 	err := r.c.atomically(ctx, func(c conns) error {
 		var err error
-		if found, err = (tags{c}).ByIDs(ctx, ids); err != nil {
+		if found, err = (sqlrepo.Tags{Q: tagQueries{c}, B: border}).ByIDs(ctx, ids); err != nil {
 			return err
 		}
 		if len(found) != len(ids) {

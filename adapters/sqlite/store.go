@@ -332,7 +332,7 @@ func (c conns) repos() ports.Repos {
 		Products:       products{c},
 		Posts:          posts{c},
 		PostViews:      postViews{c},
-		Tags:           tags{c},
+		Tags:           sqlrepo.Tags{Q: tagQueries{c}, B: border},
 		Comments:       sqlrepo.Comments{Q: commentQueries{c}, B: border},
 		Sessions:       sqlrepo.Sessions{Q: sessionQueries{c}, B: border},
 		Events:         sqlrepo.Events{Q: eventQueries{c}, B: border},

@@ -55,3 +55,32 @@ func Rows[R, T any](rows []R, of func(R) T) []T {
 	}
 	return out
 }
+
+// Scanner is a result set of a statement run by hand, as database/sql's
+// rows and pgx's both read it.
+type Scanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Scan reads every row of rows into fields and appends of() for each: of
+// reads the record that fields point into. It returns an empty list, not
+// nil, when there is no row. The caller closes rows.
+func Scan[T any](rows Scanner, fields []any, of func() (T, error)) ([]T, error) {
+	list := []T{}
+	for rows.Next() {
+		if err := rows.Scan(fields...); err != nil {
+			return nil, err
+		}
+		v, err := of()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
