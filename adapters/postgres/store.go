@@ -248,7 +248,7 @@ func newRepos(conn db.DBTX, q *db.Queries, totals *searchtotal.Cache, reads *rea
 		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{q}, B: border},
 		People:         people{q: q, conn: conn},
 		Products:       products{q: q, conn: conn},
-		Posts:          posts{q: q},
+		Posts:          sqlrepo.Posts{Q: postQueries{q: q}, B: border},
 		PostViews:      postViews{q: q, conn: conn, totals: totals, reads: reads},
 		Tags:           sqlrepo.Tags{Q: tagQueries{q: q, conn: conn, reads: reads}, B: border},
 		Comments:       sqlrepo.Comments{Q: commentQueries{q}, B: border},

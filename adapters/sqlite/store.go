@@ -330,7 +330,7 @@ func (c conns) repos() ports.Repos {
 		Idempotency:    sqlrepo.Idempotency{Q: idempotencyQueries{c}, B: border},
 		People:         people{c},
 		Products:       products{c},
-		Posts:          posts{c},
+		Posts:          sqlrepo.Posts{Q: postQueries{c}, B: border},
 		PostViews:      postViews{c},
 		Tags:           sqlrepo.Tags{Q: tagQueries{c}, B: border},
 		Comments:       sqlrepo.Comments{Q: commentQueries{c}, B: border},
