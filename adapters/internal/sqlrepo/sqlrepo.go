@@ -65,10 +65,10 @@ type Scanner interface {
 }
 
 // Scan reads every row of rows into fields and appends of() for each: of
-// reads the record that fields point into. It returns an empty list, not
-// nil, when there is no row. The caller closes rows.
+// reads the record that fields point into. Like append, it returns nil
+// when there is no row. The caller closes rows.
 func Scan[T any](rows Scanner, fields []any, of func() (T, error)) ([]T, error) {
-	list := []T{}
+	var list []T
 	for rows.Next() {
 		if err := rows.Scan(fields...); err != nil {
 			return nil, err
@@ -83,4 +83,18 @@ func Scan[T any](rows Scanner, fields []any, of func() (T, error)) ([]T, error) 
 		return nil, err
 	}
 	return list, nil
+}
+
+// First is the first of the rows a read of op found, or op's
+// domain.ErrNotFound when it found none; a failed read's err is returned
+// as it is.
+func First[T any](b Border, op string, rows []T, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	if len(rows) == 0 {
+		return zero, b.NotFound(op)
+	}
+	return rows[0], nil
 }

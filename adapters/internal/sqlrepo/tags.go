@@ -155,6 +155,9 @@ func (r Tags) Counted(ctx context.Context, q ports.TagQuery) ([]ports.TagCount, 
 	if err != nil {
 		return nil, 0, r.B.Err(op, err)
 	}
+	if list == nil {
+		list = []ports.TagCount{}
+	}
 	total, err := r.Q.CountTags(ctx, search)
 	if err != nil {
 		return nil, 0, r.B.Err(op, err)
