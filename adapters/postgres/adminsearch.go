@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,24 +59,19 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 		return nil, storeError(op, err)
 	}
 	defer rows.Close()
-	keys := []adminsearch.Key{}
-	for rows.Next() {
-		var k adminsearch.Key
+	var k adminsearch.Key
+	var at time.Time
+	dest := []any{&k.ID}
+	if withTime {
+		dest = []any{&at, &k.ID}
+	}
+	keys, err := sqlrepo.Scan(rows, dest, func() (adminsearch.Key, error) {
 		if withTime {
-			var at time.Time
-			if err := rows.Scan(&at, &k.ID); err != nil {
-				return nil, storeError(op, err)
-			}
 			k.CreatedAt = at.UnixMicro()
-		} else if err := rows.Scan(&k.ID); err != nil {
-			return nil, storeError(op, err)
 		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, storeError(op, err)
-	}
-	return keys, nil
+		return k, nil
+	})
+	return keys, storeError(op, err)
 }
 
 // SearchUsers is the list of users with a search (sqlrepo.Admin.Users).
@@ -103,19 +97,10 @@ WHERE `+userSearchWhere+` ORDER BY id DESC`+limitSQL(take), false, pattern)
 		// the common matches such needles have.
 		IndexFirst: utf8.RuneCountInString(q.Search) >= 3,
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.q.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	// GetUsersByIDs reads in id order; the page is newest first. A user
-	// deleted since its key was read is left out.
-	slices.Reverse(rows)
-	return sqlrepo.Rows(rows, userOf), total, nil
+	return adminsearch.Users(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.User, error) {
+		rows, err := r.q.GetUsersByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, userOf), storeError(op, err)
+	})
 }
 
 // SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
@@ -191,22 +176,8 @@ func (r admin) SearchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 				` ORDER BY created_at + interval '0' DESC, id DESC`+limitSQL(take), true, pattern)
 		},
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.q.AdminPostsByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	// A post deleted since its key was read is left out.
-	slices.SortFunc(out, func(a, b domain.Post) int {
-		return adminsearch.Newest(adminsearch.Key{CreatedAt: a.CreatedAt().UnixMicro(), ID: a.ID()}, adminsearch.Key{CreatedAt: b.CreatedAt().UnixMicro(), ID: b.ID()})
+	return adminsearch.Posts(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.Post, error) {
+		rows, err := r.q.AdminPostsByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, postOf), storeError(op, err)
 	})
-	return out, total, nil
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -39,22 +38,13 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 		return nil, storeError(op, err)
 	}
 	defer rows.Close()
-	keys := []adminsearch.Key{}
-	for rows.Next() {
-		var k adminsearch.Key
-		dest := []any{&k.ID}
-		if withTime {
-			dest = []any{&k.CreatedAt, &k.ID}
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, storeError(op, err)
-		}
-		keys = append(keys, k)
+	var k adminsearch.Key
+	dest := []any{&k.ID}
+	if withTime {
+		dest = []any{&k.CreatedAt, &k.ID}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, storeError(op, err)
-	}
-	return keys, nil
+	keys, err := sqlrepo.Scan(rows, dest, func() (adminsearch.Key, error) { return k, nil })
+	return keys, storeError(op, err)
 }
 
 // limitSQL is a LIMIT clause for n, none when n is negative.
@@ -90,19 +80,10 @@ WHERE `+test+` ORDER BY u.id DESC`+limitSQL(take), false, needle)
 		},
 		IndexFirst: trigramSearch(needle),
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.c.read.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	// GetUsersByIDs reads in id order; the page is newest first. A user
-	// deleted since its key was read is left out.
-	slices.Reverse(rows)
-	return sqlrepo.Rows(rows, userOf), total, nil
+	return adminsearch.Users(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.User, error) {
+		rows, err := r.c.read.GetUsersByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, userOf), storeError(op, err)
+	})
 }
 
 // SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
@@ -166,22 +147,8 @@ WHERE draft_titles MATCH ?2 AND `+test)
 		},
 		IndexFirst: trigramSearch(needle),
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.c.read.AdminPostsByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	// A post deleted since its key was read is left out.
-	slices.SortFunc(out, func(a, b domain.Post) int {
-		return adminsearch.Newest(adminsearch.Key{CreatedAt: a.CreatedAt().UnixMicro(), ID: a.ID()}, adminsearch.Key{CreatedAt: b.CreatedAt().UnixMicro(), ID: b.ID()})
+	return adminsearch.Posts(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.Post, error) {
+		rows, err := r.c.read.AdminPostsByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, postOf), storeError(op, err)
 	})
-	return out, total, nil
 }
