@@ -48,7 +48,10 @@ func (r tagQueries) ListTags(ctx context.Context) ([]domain.Tag, error) {
 
 func listTags(ctx context.Context, q *db.Queries) ([]domain.Tag, error) {
 	rows, err := q.ListTags(ctx)
-	return sqlrepo.Rows(rows, tagOf), err
+	if err != nil {
+		return nil, storeError("list tags", err)
+	}
+	return sqlrepo.Rows(rows, tagOf), nil
 }
 
 func (r tagQueries) GetTagsByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {

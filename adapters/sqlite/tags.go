@@ -27,7 +27,10 @@ func (r tagQueries) CreateTag(ctx context.Context, t domain.Tag, key string) (in
 
 func (r tagQueries) ListTags(ctx context.Context) ([]domain.Tag, error) {
 	rows, err := r.c.read.ListTags(ctx)
-	return sqlrepo.Rows(rows, tagOf), err
+	if err != nil {
+		return nil, storeError("list tags", err)
+	}
+	return sqlrepo.Rows(rows, tagOf), nil
 }
 
 func (r tagQueries) GetTagsByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {

@@ -18,6 +18,9 @@ import (
 // the store's Border turns into domain.ErrTagTaken.
 type TagQueries interface {
 	CreateTag(ctx context.Context, t domain.Tag, key string) (int64, error)
+	// ListTags is the store's own, whole, its errors translated: a store
+	// with a standby judges by the translated error whether the standby
+	// could not serve and the read goes to the primary.
 	ListTags(ctx context.Context) ([]domain.Tag, error)
 	GetTagsByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error)
 	// ListTagsOfPosts reads the tags of the posts, keyed by post, in no
@@ -65,12 +68,9 @@ func (r Tags) Create(ctx context.Context, t *domain.Tag) error {
 	return nil
 }
 
+// List is the store's own (TagQueries.ListTags).
 func (r Tags) List(ctx context.Context) ([]domain.Tag, error) {
-	list, err := r.Q.ListTags(ctx)
-	if err != nil {
-		return nil, r.B.Err("list tags", err)
-	}
-	return list, nil
+	return r.Q.ListTags(ctx)
 }
 
 func (r Tags) ByIDs(ctx context.Context, ids []int64) ([]domain.Tag, error) {
