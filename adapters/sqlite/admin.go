@@ -11,7 +11,7 @@ import (
 	"github.com/inkwell/inkwell/ports"
 )
 
-// admin are sqlrepo.AdminQueries: the statements of sqlrepo.Admin, the
+// admin is sqlrepo.AdminQueries: the statements of sqlrepo.Admin, the
 // searches (adminsearch.go) and the admin comments (admincomments.go).
 type admin struct{ c conns }
 
