@@ -2,26 +2,27 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// admin implements ports.AdminRepository. conn runs the searches'
-// statements that sqlc cannot write (adminsearch.go).
+// admin is sqlrepo.AdminQueries: the statements of sqlrepo.Admin, the
+// searches (adminsearch.go) and the admin comments (admincomments.go).
+// conn runs the searches' statements that sqlc cannot write.
 type admin struct {
 	q    *db.Queries
 	conn db.DBTX
 }
 
-var _ ports.AdminRepository = admin{}
+var _ sqlrepo.AdminQueries = admin{}
 
 // pageOf turns a ports.Page into LIMIT and OFFSET; no limit reads all.
 func pageOf(p ports.Page) (lim, off int32) {
@@ -47,57 +48,32 @@ func containsPattern(s string) string {
 	return "%" + r.Replace(s) + "%"
 }
 
-func (r admin) Counts(ctx context.Context) (ports.AdminOverview, error) {
+func (r admin) AdminCounts(ctx context.Context) (sqlrepo.AdminCounts, error) {
 	row, err := r.q.AdminCounts(ctx)
-	if err != nil {
-		return ports.AdminOverview{}, storeError("count for the overview", err)
-	}
-	return ports.AdminOverview{
-		Users:             int(row.Users),
-		Published:         int(row.Published),
-		Drafts:            int(row.Drafts),
-		Comments:          int(row.Comments),
-		Webhooks:          int(row.Webhooks),
-		WebhooksDisabled:  int(row.WebhooksDisabled),
-		EventBacklog:      row.EventBacklog,
-		DeliveriesPending: int(row.DeliveriesPending),
-		DeliveriesFailed:  int(row.DeliveriesFailed),
-		MailsPending:      int(row.MailsPending),
-		MailsFailed:       int(row.MailsFailed),
-	}, nil
+	return sqlrepo.AdminCounts(row), err
 }
 
-func (r admin) RecentFailures(ctx context.Context, limit int) ([]ports.AdminFailure, error) {
-	lim := int32(min(max(limit, 0), math.MaxInt32))
-	ds, err := r.q.AdminRecentDeliveryFailures(ctx, lim)
-	if err != nil {
-		return nil, storeError("read recent delivery failures", err)
-	}
-	ms, err := r.q.AdminRecentMailFailures(ctx, lim)
-	if err != nil {
-		return nil, storeError("read recent mail failures", err)
-	}
-	out := make([]ports.AdminFailure, 0, len(ds)+len(ms))
-	for _, d := range ds {
-		out = append(out, ports.AdminFailure{Subject: domain.SubjectDelivery, ID: d.ID, Target: d.Url, Error: d.LastError, Attempts: int(d.Attempts), At: timeOf(d.UpdatedAt)})
-	}
-	for _, m := range ms {
-		out = append(out, ports.AdminFailure{Subject: domain.SubjectMail, ID: m.ID, Target: m.Recipient, Error: m.LastError, Attempts: int(m.Attempts), At: timeOf(m.UpdatedAt)})
-	}
-	return ports.NewestFailures(out, limit), nil
+func (r admin) RecentDeliveryFailures(ctx context.Context, limit int) ([]ports.AdminFailure, error) {
+	rows, err := r.q.AdminRecentDeliveryFailures(ctx, int32(min(limit, math.MaxInt32)))
+	return sqlrepo.Rows(rows, func(d db.AdminRecentDeliveryFailuresRow) ports.AdminFailure {
+		return ports.AdminFailure{Subject: domain.SubjectDelivery, ID: d.ID, Target: d.Url, Error: d.LastError, Attempts: int(d.Attempts), At: timeOf(d.UpdatedAt)}
+	}), err
 }
 
-func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
-	lim, off := pageOf(q.Page)
+func (r admin) RecentMailFailures(ctx context.Context, limit int) ([]ports.AdminFailure, error) {
+	rows, err := r.q.AdminRecentMailFailures(ctx, int32(min(limit, math.MaxInt32)))
+	return sqlrepo.Rows(rows, func(m db.AdminRecentMailFailuresRow) ports.AdminFailure {
+		return ports.AdminFailure{Subject: domain.SubjectMail, ID: m.ID, Target: m.Recipient, Error: m.LastError, Attempts: int(m.Attempts), At: timeOf(m.UpdatedAt)}
+	}), err
+}
+
+func (r admin) ListUsers(ctx context.Context, sort ports.AdminSort, page ports.Page) ([]domain.User, error) {
+	lim, off := pageOf(page)
 	var (
-		rows  []db.User
-		total int64
-		err   error
+		rows []db.User
+		err  error
 	)
-	if q.Search != "" {
-		return r.searchUsers(ctx, q)
-	}
-	switch q.Sort {
+	switch sort {
 	case ports.AdminSortOldest:
 		rows, err = r.q.AdminListUsersOldest(ctx, db.AdminListUsersOldestParams{Lim: lim, Off: off})
 	case ports.AdminSortEmail:
@@ -105,212 +81,128 @@ func (r admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 	default:
 		rows, err = r.q.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off})
 	}
-	if err == nil {
-		total, err = r.q.AdminCountUsers(ctx)
-	}
-	if err != nil {
-		return nil, 0, storeError("list users", err)
-	}
-	return usersOf(rows), ports.BoundedTotal(int(total), q.CountUpTo), nil
+	return sqlrepo.Rows(rows, userOf), err
 }
 
-func usersOf(rows []db.User) []domain.User {
-	out := make([]domain.User, len(rows))
-	for i, row := range rows {
-		out[i] = userOf(row)
-	}
-	return out
+func (r admin) CountUsers(ctx context.Context) (int64, error) {
+	return r.q.AdminCountUsers(ctx)
 }
 
 func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error) {
-	rows, err := r.q.AdminUsersAfter(ctx, db.AdminUsersAfterParams{After: after, Lim: int32(min(max(limit, 0), math.MaxInt32))})
-	if err != nil {
-		return nil, storeError("export users", err)
-	}
-	return usersOf(rows), nil
+	rows, err := r.q.AdminUsersAfter(ctx, db.AdminUsersAfterParams{After: after, Lim: int32(min(limit, math.MaxInt32))})
+	return sqlrepo.Rows(rows, userOf), err
 }
 
-func (r admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
-	lim, off := pageOf(q.Page)
-	status := string(q.Status)
+func (r admin) ListPosts(ctx context.Context, status domain.PostStatus, oldest bool, page ports.Page) ([]domain.Post, error) {
+	lim, off := pageOf(page)
+	s := string(status)
 	var (
-		rows  []db.Post
-		total int64
-		err   error
+		rows []db.Post
+		err  error
 	)
-	if q.Search != "" {
-		return r.searchPosts(ctx, q)
-	}
-	oldest := q.Sort == ports.AdminSortOldest
 	switch {
-	case status == "" && oldest:
+	case s == "" && oldest:
 		rows, err = r.q.AdminListPostsOldest(ctx, db.AdminListPostsOldestParams{Lim: lim, Off: off})
-	case status == "":
+	case s == "":
 		rows, err = r.q.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
 	case oldest:
-		rows, err = r.q.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: status, Lim: lim, Off: off})
+		rows, err = r.q.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: s, Lim: lim, Off: off})
 	default:
-		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: status, Lim: lim, Off: off})
+		rows, err = r.q.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: s, Lim: lim, Off: off})
 	}
-	if err == nil {
-		// The totals of the unsearched lists are the trigger-kept counts.
-		var t db.AdminPostTotalsRow
-		if t, err = r.q.AdminPostTotals(ctx); err == nil {
-			switch q.Status {
-			case "":
-				total = t.Published + t.Drafts
-			case domain.StatusPublished:
-				total = t.Published
-			case domain.StatusDraft:
-				total = t.Drafts
-			}
-		}
-	}
-	if err != nil {
-		return nil, 0, storeError("list posts", err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	return out, ports.BoundedTotal(int(total), q.CountUpTo), nil
+	return sqlrepo.Rows(rows, postOf), err
+}
+
+func (r admin) PostTotals(ctx context.Context) (published, drafts int64, err error) {
+	t, err := r.q.AdminPostTotals(ctx)
+	return t.Published, t.Drafts, err
 }
 
 func (r admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {
-	rows, err := r.q.AdminPostsAfter(ctx, db.AdminPostsAfterParams{After: after, Lim: int32(min(max(limit, 0), math.MaxInt32))})
-	if err != nil {
-		return nil, storeError("export posts", err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	return out, nil
+	rows, err := r.q.AdminPostsAfter(ctx, db.AdminPostsAfterParams{After: after, Lim: int32(min(limit, math.MaxInt32))})
+	return sqlrepo.Rows(rows, postOf), err
 }
 
-func (r admin) Webhooks(ctx context.Context, page ports.Page) ([]ports.AdminWebhook, int, error) {
+func (r admin) ListWebhooks(ctx context.Context, page ports.Page) ([]sqlrepo.Stored[ports.AdminWebhook], error) {
 	lim, off := pageOf(page)
 	rows, err := r.q.AdminListWebhooks(ctx, db.AdminListWebhooksParams{Lim: lim, Off: off})
-	if err != nil {
-		return nil, 0, storeError("list webhooks", err)
-	}
-	total, err := r.q.AdminCountWebhooks(ctx)
-	if err != nil {
-		return nil, 0, storeError("count webhooks", err)
-	}
-	out := make([]ports.AdminWebhook, len(rows))
-	for i, row := range rows {
-		w, err := webhookOf(row.Webhook)
-		if err != nil {
-			return nil, 0, err
-		}
-		out[i] = ports.AdminWebhook{Webhook: w, OwnerEmail: row.OwnerEmail}
-	}
-	return out, int(total), nil
+	return sqlrepo.Rows(rows, func(row db.AdminListWebhooksRow) sqlrepo.Stored[ports.AdminWebhook] {
+		w := storedWebhook(row.Webhook)
+		return sqlrepo.Stored[ports.AdminWebhook]{JSON: w.JSON, Value: ports.AdminWebhook{Webhook: w.Value, OwnerEmail: row.OwnerEmail}}
+	}), err
 }
 
-func (r admin) Mails(ctx context.Context, q ports.AdminMailQuery) ([]domain.Mail, int, error) {
-	lim, off := pageOf(q.Page)
+func (r admin) CountWebhooks(ctx context.Context) (int64, error) {
+	return r.q.AdminCountWebhooks(ctx)
+}
+
+func (r admin) ListMails(ctx context.Context, status domain.MailStatus, page ports.Page) ([]domain.Mail, error) {
+	lim, off := pageOf(page)
 	var (
-		rows  []db.MailOutbox
-		total int64
-		err   error
+		rows []db.MailOutbox
+		err  error
 	)
-	if q.Status == "" {
-		if rows, err = r.q.AdminListMails(ctx, db.AdminListMailsParams{Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountMails(ctx)
-		}
+	if status == "" {
+		rows, err = r.q.AdminListMails(ctx, db.AdminListMailsParams{Lim: lim, Off: off})
 	} else {
-		status := string(q.Status)
-		if rows, err = r.q.AdminListMailsByStatus(ctx, db.AdminListMailsByStatusParams{Status: status, Lim: lim, Off: off}); err == nil {
-			total, err = r.q.AdminCountMailsByStatus(ctx, status)
-		}
+		rows, err = r.q.AdminListMailsByStatus(ctx, db.AdminListMailsByStatusParams{Status: string(status), Lim: lim, Off: off})
 	}
-	if err != nil {
-		return nil, 0, storeError("list mails", err)
-	}
-	out := make([]domain.Mail, len(rows))
-	for i, row := range rows {
-		out[i] = mailOf(row)
-	}
-	return out, int(total), nil
+	return sqlrepo.Rows(rows, mailOf), err
 }
 
-func (r admin) Sessions(ctx context.Context, userID int64) ([]domain.Session, error) {
+func (r admin) CountMails(ctx context.Context, status domain.MailStatus) (int64, error) {
+	if status == "" {
+		return r.q.AdminCountMails(ctx)
+	}
+	return r.q.AdminCountMailsByStatus(ctx, string(status))
+}
+
+func (r admin) UserSessions(ctx context.Context, userID int64) ([]domain.Session, error) {
 	rows, err := r.q.AdminUserSessions(ctx, pgtype.Int8{Int64: userID, Valid: true})
-	if err != nil {
-		return nil, storeError(fmt.Sprintf("list sessions of user %d", userID), err)
-	}
-	out := make([]domain.Session, len(rows))
-	for i, row := range rows {
-		out[i] = sessionOf(row)
-	}
-	return out, nil
+	return sqlrepo.Rows(rows, sessionOf), err
 }
 
-func (r admin) SetAdmin(ctx context.Context, userID int64, isAdmin bool) error {
-	op := fmt.Sprintf("set admin rights of user %d", userID)
-	n, err := r.q.SetUserAdmin(ctx, db.SetUserAdminParams{IsAdmin: isAdmin, ID: userID})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+func (r admin) SetUserAdmin(ctx context.Context, userID int64, isAdmin bool) (int64, error) {
+	return r.q.SetUserAdmin(ctx, db.SetUserAdminParams{IsAdmin: isAdmin, ID: userID})
 }
 
-func (r admin) Admins(ctx context.Context) ([]domain.User, error) {
+func (r admin) ListAdmins(ctx context.Context) ([]domain.User, error) {
 	rows, err := r.q.ListAdmins(ctx)
-	if err != nil {
-		return nil, storeError("list admins", err)
-	}
-	return usersOf(rows), nil
+	return sqlrepo.Rows(rows, userOf), err
+}
+
+func (r admin) AppendAudit(ctx context.Context, e domain.AuditEntry) (int64, error) {
+	return r.q.AppendAudit(ctx, db.AppendAuditParams{
+		At: dbTime(e.At), AdminID: e.AdminID, AdminEmail: e.AdminEmail, Action: string(e.Action),
+		SubjectType: e.SubjectType, SubjectID: e.SubjectID, Address: e.Address,
+	})
+}
+
+func (r admin) ListAudit(ctx context.Context, page ports.Page) ([]domain.AuditEntry, error) {
+	lim, off := pageOf(page)
+	rows, err := r.q.ListAudit(ctx, db.ListAuditParams{Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, func(row db.AdminAudit) domain.AuditEntry {
+		return domain.AuditEntry{
+			ID: row.ID, At: timeOf(row.At), AdminID: row.AdminID, AdminEmail: row.AdminEmail,
+			Action: domain.AuditAction(row.Action), SubjectType: row.SubjectType, SubjectID: row.SubjectID, Address: row.Address,
+		}
+	}), err
+}
+
+func (r admin) CountAudit(ctx context.Context, limit int64) (int64, error) {
+	return r.q.CountAudit(ctx, limit)
 }
 
 // adminsLock is the transaction-level advisory lock key under which the
 // first admin is made (ASCII "ink-admn"); the migrations' lock is another.
 const adminsLock int64 = 0x696e6b2d61646d6e
 
-// LockAdmins implements ports.AdminRepository with a transaction-level
-// advisory lock, which PgBouncer's transaction pooling keeps (it ends with
-// the transaction) and which no row need exist for: the first admin's
-// check finds no row to lock.
+// LockAdmins takes a transaction-level advisory lock, which PgBouncer's
+// transaction pooling keeps (it ends with the transaction) and which no
+// row need exist for: the first admin's check finds no row to lock.
 func (r admin) LockAdmins(ctx context.Context) error {
 	if _, err := r.conn.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", adminsLock); err != nil {
 		return storeError("lock the admins", err)
 	}
 	return nil
-}
-
-func (r admin) AppendAudit(ctx context.Context, e *domain.AuditEntry) error {
-	id, err := r.q.AppendAudit(ctx, db.AppendAuditParams{
-		At: dbTime(e.At), AdminID: e.AdminID, AdminEmail: e.AdminEmail, Action: string(e.Action),
-		SubjectType: e.SubjectType, SubjectID: e.SubjectID, Address: e.Address,
-	})
-	if err != nil {
-		return storeError("append to the audit log", err)
-	}
-	e.ID = id
-	return nil
-}
-
-func (r admin) Audit(ctx context.Context, page ports.Page, countTo int) ([]domain.AuditEntry, int, error) {
-	lim, off := pageOf(page)
-	rows, err := r.q.ListAudit(ctx, db.ListAuditParams{Lim: lim, Off: off})
-	if err != nil {
-		return nil, 0, storeError("read the audit log", err)
-	}
-	total, err := r.q.CountAudit(ctx, int64(max(countTo, 0))+1)
-	if err != nil {
-		return nil, 0, storeError("count the audit log", err)
-	}
-	out := make([]domain.AuditEntry, len(rows))
-	for i, row := range rows {
-		out[i] = domain.AuditEntry{
-			ID: row.ID, At: timeOf(row.At), AdminID: row.AdminID, AdminEmail: row.AdminEmail,
-			Action: domain.AuditAction(row.Action), SubjectType: row.SubjectType, SubjectID: row.SubjectID, Address: row.Address,
-		}
-	}
-	return out, int(total), nil
 }

@@ -2,13 +2,13 @@ package postgres
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -59,28 +59,23 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 		return nil, storeError(op, err)
 	}
 	defer rows.Close()
-	keys := []adminsearch.Key{}
-	for rows.Next() {
-		var k adminsearch.Key
+	var k adminsearch.Key
+	var at time.Time
+	dest := []any{&k.ID}
+	if withTime {
+		dest = []any{&at, &k.ID}
+	}
+	keys, err := sqlrepo.Scan(rows, dest, func() (adminsearch.Key, error) {
 		if withTime {
-			var at time.Time
-			if err := rows.Scan(&at, &k.ID); err != nil {
-				return nil, storeError(op, err)
-			}
 			k.CreatedAt = at.UnixMicro()
-		} else if err := rows.Scan(&k.ID); err != nil {
-			return nil, storeError(op, err)
 		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, storeError(op, err)
-	}
-	return keys, nil
+		return k, nil
+	})
+	return keys, storeError(op, err)
 }
 
-// searchUsers is Users with a search.
-func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
+// SearchUsers is the list of users with a search (sqlrepo.Admin.Users).
+func (r admin) SearchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	pattern := asciiLikePattern(q.Search)
 	const op = "search users"
 	f := adminsearch.Finder{
@@ -102,23 +97,14 @@ WHERE `+userSearchWhere+` ORDER BY id DESC`+limitSQL(take), false, pattern)
 		// the common matches such needles have.
 		IndexFirst: utf8.RuneCountInString(q.Search) >= 3,
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.q.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	// GetUsersByIDs reads in id order; the page is newest first. A user
-	// deleted since its key was read is left out.
-	slices.Reverse(rows)
-	return usersOf(rows), total, nil
+	return adminsearch.Users(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.User, error) {
+		rows, err := r.q.GetUsersByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, userOf), storeError(op, err)
+	})
 }
 
-// searchPosts is Posts with a search.
-func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+// SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
+func (r admin) SearchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
 	pattern := likePattern(q.Search)
 	const op = "search posts"
 	// The status is one of domain.Statuses, written into the text so that
@@ -190,22 +176,8 @@ func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domai
 				` ORDER BY created_at + interval '0' DESC, id DESC`+limitSQL(take), true, pattern)
 		},
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.q.AdminPostsByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	// A post deleted since its key was read is left out.
-	slices.SortFunc(out, func(a, b domain.Post) int {
-		return adminsearch.Newest(adminsearch.Key{CreatedAt: a.CreatedAt().UnixMicro(), ID: a.ID()}, adminsearch.Key{CreatedAt: b.CreatedAt().UnixMicro(), ID: b.ID()})
+	return adminsearch.Posts(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.Post, error) {
+		rows, err := r.q.AdminPostsByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, postOf), storeError(op, err)
 	})
-	return out, total, nil
 }

@@ -8,26 +8,27 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// people implements ports.PersonRepository. conn is the connection or
+// personQueries are sqlrepo.PersonQueries. conn is the connection or
 // transaction that q runs on, for the one query sqlc cannot express.
-type people struct {
+type personQueries struct {
 	q    *db.Queries
 	conn db.DBTX
 }
 
-var _ ports.PersonRepository = people{}
+var _ sqlrepo.PersonQueries = personQueries{}
 
-func (r people) Create(ctx context.Context, p *domain.Person) error {
-	age, address, err := personValues(p)
+func (r personQueries) CreatePerson(ctx context.Context, p domain.Person) (int64, error) {
+	age, address, err := personValues(&p)
 	if err != nil {
-		return fmt.Errorf("create person: %w", err)
+		return 0, err
 	}
-	id, err := r.q.CreatePerson(ctx, db.CreatePersonParams{
+	return r.q.CreatePerson(ctx, db.CreatePersonParams{
 		Name:      p.Name,
 		Email:     p.Email,
 		EmailKey:  domain.EmailKey(p.Email),
@@ -36,38 +37,30 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 		CreatedAt: dbTime(p.CreatedAt),
 		UpdatedAt: dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create person", err)
-	}
-	p.ID = id
-	return nil
 }
 
-func (r people) Get(ctx context.Context, id int64) (domain.Person, error) {
-	op := fmt.Sprintf("get person %d", id)
+func (r personQueries) GetPerson(ctx context.Context, id int64) (domain.Person, error) {
 	row, err := r.q.GetPerson(ctx, id)
 	if err != nil {
-		return domain.Person{}, storeError(op, err)
+		return domain.Person{}, err
 	}
-	return personOf(op, row)
+	return personOf(row)
 }
 
-func (r people) Lock(ctx context.Context, id int64) (domain.Person, error) {
-	op := fmt.Sprintf("lock person %d", id)
+func (r personQueries) LockPerson(ctx context.Context, id int64) (domain.Person, error) {
 	row, err := r.q.LockPerson(ctx, id)
 	if err != nil {
-		return domain.Person{}, storeError(op, err)
+		return domain.Person{}, err
 	}
-	return personOf(op, row)
+	return personOf(row)
 }
 
-func (r people) Update(ctx context.Context, p domain.Person) error {
-	op := fmt.Sprintf("update person %d", p.ID)
+func (r personQueries) UpdatePerson(ctx context.Context, p domain.Person) (int64, error) {
 	age, address, err := personValues(&p)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, err
 	}
-	n, err := r.q.UpdatePerson(ctx, db.UpdatePersonParams{
+	return r.q.UpdatePerson(ctx, db.UpdatePersonParams{
 		ID:        p.ID,
 		Name:      p.Name,
 		Email:     p.Email,
@@ -76,13 +69,10 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		Address:   address,
 		UpdatedAt: dbTime(p.UpdatedAt),
 	})
-	return border.Affected(op, n, err)
 }
 
-func (r people) Delete(ctx context.Context, id int64) error {
-	op := fmt.Sprintf("delete person %d", id)
-	n, err := r.q.DeletePerson(ctx, id)
-	return border.Affected(op, n, err)
+func (r personQueries) DeletePerson(ctx context.Context, id int64) (int64, error) {
+	return r.q.DeletePerson(ctx, id)
 }
 
 // personSortColumns maps each of ports.PersonFields to the ORDER BY term it
@@ -107,7 +97,7 @@ WHERE name COLLATE "C" ILIKE $1 ESCAPE '\'
    OR email COLLATE "C" ILIKE $1 ESCAPE '\'
 ORDER BY `
 
-func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
+func (r personQueries) ListPeople(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
 	const op = "list people"
 	orderBy, err := personOrderBy(q.Sort)
 	if err != nil {
@@ -131,9 +121,9 @@ func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person,
 		if err := rows.Scan(fields...); err != nil {
 			return nil, 0, storeError(op, err)
 		}
-		p, err := personOf(op, row)
+		p, err := personOf(row)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("%s: %w", op, err)
 		}
 		list = append(list, p)
 	}
@@ -209,10 +199,10 @@ func personValues(p *domain.Person) (age pgtype.Int4, address []byte, err error)
 	return age, address, nil
 }
 
-func personOf(op string, row db.Person) (domain.Person, error) {
+func personOf(row db.Person) (domain.Person, error) {
 	address, err := addressOf(row.Address)
 	if err != nil {
-		return domain.Person{}, fmt.Errorf("%s: decode address of person %d: %w", op, row.ID, err)
+		return domain.Person{}, fmt.Errorf("decode address of person %d: %w", row.ID, err)
 	}
 	return domain.Person{
 		ID:        row.ID,

@@ -5,23 +5,24 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// posts implements ports.PostRepository.
-type posts struct{ q *db.Queries }
+// postQueries are sqlrepo.PostQueries.
+type postQueries struct{ q *db.Queries }
 
-var _ ports.PostRepository = posts{}
+var _ sqlrepo.PostQueries = postQueries{}
 
-// Create is CreateTagged with no tags: one statement either way.
-func (r posts) Create(ctx context.Context, p *domain.Post) error {
+// CreatePost is CreateTagged with no tags: one statement either way.
+func (r postQueries) CreatePost(ctx context.Context, p *domain.Post) error {
 	_, err := r.CreateTagged(ctx, p, nil)
 	return err
 }
 
-func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
+func (r postQueries) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
 	const op = "create post with tags"
 	if tagIDs == nil {
 		tagIDs = []int64{} // an empty array, not NULL, for unnest
@@ -60,26 +61,18 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 	return tags, nil
 }
 
-func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
+func (r postQueries) GetPost(ctx context.Context, id int64) (domain.Post, error) {
 	row, err := r.q.GetPost(ctx, id)
-	if err != nil {
-		return domain.Post{}, storeError(fmt.Sprintf("get post %d", id), err)
-	}
-	return postOf(row), nil
+	return postOf(row), err
 }
 
-func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
+func (r postQueries) LockPost(ctx context.Context, id int64) (domain.Post, error) {
 	row, err := r.q.LockPost(ctx, id)
-	if err != nil {
-		return domain.Post{}, storeError(fmt.Sprintf("lock post %d", id), err)
-	}
-	return postOf(row), nil
+	return postOf(row), err
 }
 
-func (r posts) Update(ctx context.Context, p domain.Post) error {
-	s := p.State()
-	op := fmt.Sprintf("update post %d", s.ID)
-	n, err := r.q.UpdatePost(ctx, db.UpdatePostParams{
+func (r postQueries) UpdatePost(ctx context.Context, s domain.PostState) (int64, error) {
+	return r.q.UpdatePost(ctx, db.UpdatePostParams{
 		ID:          s.ID,
 		Title:       s.Title,
 		Excerpt:     s.Excerpt,
@@ -89,25 +82,10 @@ func (r posts) Update(ctx context.Context, p domain.Post) error {
 		PublishedAt: nullTime(s.PublishedAt),
 		UpdatedAt:   dbTime(s.UpdatedAt),
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-func (r posts) Delete(ctx context.Context, id int64) error {
-	op := fmt.Sprintf("delete post %d", id)
-	n, err := r.q.DeletePost(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+func (r postQueries) DeletePost(ctx context.Context, id int64) (int64, error) {
+	return r.q.DeletePost(ctx, id)
 }
 
 // LastSlugSuffix first takes a transaction-level advisory lock on base, in
@@ -117,7 +95,7 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 // title take their suffixes in turn. Outside one it ends with its own
 // statement: the caller then holds nothing, but its answer still counts the
 // posts of creators that held base when it asked.
-func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
+func (r postQueries) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 	if err := r.q.LockSlug(ctx, base); err != nil {
 		return 0, storeError("lock slug", err)
 	}
@@ -128,7 +106,7 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 	return int(n), nil
 }
 
-func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
+func (r postQueries) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
 	op := fmt.Sprintf("set tags of post %d", postID)
 	if tagIDs == nil {
 		tagIDs = []int64{} // an empty array, not NULL, for ANY and unnest
@@ -160,10 +138,6 @@ func postOf(row db.Post) domain.Post {
 	})
 }
 
-func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
-	paths, err := r.q.ImagePathsByAuthor(ctx, authorID)
-	if err != nil {
-		return nil, storeError(fmt.Sprintf("image paths of author %d", authorID), err)
-	}
-	return paths, nil
+func (r postQueries) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	return r.q.ImagePathsByAuthor(ctx, authorID)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inkwell/inkwell/adapters/internal/postcount"
 	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
@@ -413,7 +414,7 @@ func (r postViews) attachTags(ctx context.Context, views []ports.PostView) error
 	for i, v := range views {
 		ids[i] = v.Post.ID()
 	}
-	byPost, err := tags{q: r.q}.OfPosts(ctx, ids)
+	byPost, err := sqlrepo.Tags{Q: tagQueries{q: r.q}, B: border}.OfPosts(ctx, ids)
 	if err != nil {
 		return err
 	}

@@ -2,25 +2,25 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// products implements ports.ProductRepository.
-type products struct {
+// productQueries are sqlrepo.ProductQueries.
+type productQueries struct {
 	q *db.Queries
-	// conn is the connection or transaction q runs on, for Search's
-	// query, whose pattern sqlc would not add to.
+	// conn is the connection or transaction q runs on, for
+	// SearchProducts's query, whose pattern sqlc would not add to.
 	conn db.DBTX
 }
 
-var _ ports.ProductRepository = products{}
+var _ sqlrepo.ProductQueries = productQueries{}
 
-func (r products) Create(ctx context.Context, p *domain.Product) error {
-	id, err := r.q.CreateProduct(ctx, db.CreateProductParams{
+func (r productQueries) CreateProduct(ctx context.Context, p domain.Product) (int64, error) {
+	return r.q.CreateProduct(ctx, db.CreateProductParams{
 		Name:        p.Name,
 		PriceCents:  p.PriceCents,
 		Description: p.Description,
@@ -29,32 +29,20 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 		CreatedAt:   dbTime(p.CreatedAt),
 		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create product", err)
-	}
-	p.ID = id
-	return nil
 }
 
-func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
+func (r productQueries) GetProduct(ctx context.Context, id int64) (domain.Product, error) {
 	row, err := r.q.GetProduct(ctx, id)
-	if err != nil {
-		return domain.Product{}, storeError(fmt.Sprintf("get product %d", id), err)
-	}
-	return productOf(row), nil
+	return productOf(row), err
 }
 
-func (r products) Lock(ctx context.Context, id int64) (domain.Product, error) {
+func (r productQueries) LockProduct(ctx context.Context, id int64) (domain.Product, error) {
 	row, err := r.q.LockProduct(ctx, id)
-	if err != nil {
-		return domain.Product{}, storeError(fmt.Sprintf("lock product %d", id), err)
-	}
-	return productOf(row), nil
+	return productOf(row), err
 }
 
-func (r products) Update(ctx context.Context, p domain.Product) error {
-	op := fmt.Sprintf("update product %d", p.ID)
-	n, err := r.q.UpdateProduct(ctx, db.UpdateProductParams{
+func (r productQueries) UpdateProduct(ctx context.Context, p domain.Product) (int64, error) {
+	return r.q.UpdateProduct(ctx, db.UpdateProductParams{
 		ID:          p.ID,
 		Name:        p.Name,
 		PriceCents:  p.PriceCents,
@@ -63,16 +51,13 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		Sku:         nullText(p.SKU),
 		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
-	return border.Affected(op, n, err)
 }
 
-func (r products) Delete(ctx context.Context, id int64) error {
-	op := fmt.Sprintf("delete product %d", id)
-	n, err := r.q.DeleteProduct(ctx, id)
-	return border.Affected(op, n, err)
+func (r productQueries) DeleteProduct(ctx context.Context, id int64) (int64, error) {
+	return r.q.DeleteProduct(ctx, id)
 }
 
-func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
+func (r productQueries) ListProducts(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
 	const op = "list products"
 	limit, offset := pageBounds(page)
 	rows, err := r.q.ListProducts(ctx, db.ListProductsParams{RowLimit: limit, RowOffset: offset})
@@ -123,7 +108,7 @@ const productsFilter = `name COLLATE "C" ILIKE $1 ESCAPE '\'`
 
 // Search pages through the products whose name holds q.Search, newest
 // first, reading the total in the page's snapshot (count(*) OVER ()).
-func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
+func (r productQueries) SearchProducts(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
 	const op = "search products"
 	pattern := "%" + escapeLike(q.Search) + "%"
 	limit, offset := pageBounds(q.Page)

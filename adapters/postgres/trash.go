@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -54,24 +55,12 @@ SELECT count(*) FROM kept`, id, dbTime(at))
 // Post holds the trashed post (FOR UPDATE) until the transaction ends.
 func (r trash) Post(ctx context.Context, id int64) (ports.TrashedPost, error) {
 	posts, err := r.posts(ctx, `WHERE id = $1 FOR UPDATE`, id)
-	if err == nil && len(posts) == 0 {
-		err = notFound(fmt.Sprintf("trashed post %d", id))
-	}
-	if err != nil {
-		return ports.TrashedPost{}, err
-	}
-	return posts[0], nil
+	return sqlrepo.First(border, fmt.Sprintf("trashed post %d", id), posts, err)
 }
 
 func (r trash) Comment(ctx context.Context, id int64) (ports.TrashedComment, error) {
 	comments, err := r.comments(ctx, `WHERE id = $1 FOR UPDATE`, id)
-	if err == nil && len(comments) == 0 {
-		err = notFound(fmt.Sprintf("trashed comment %d", id))
-	}
-	if err != nil {
-		return ports.TrashedComment{}, err
-	}
-	return comments[0], nil
+	return sqlrepo.First(border, fmt.Sprintf("trashed comment %d", id), comments, err)
 }
 
 // RestorePost links the tags that still exist and brings back the
@@ -213,20 +202,16 @@ func (r trash) posts(ctx context.Context, tail string, args ...any) ([]ports.Tra
 		return nil, storeError("read trashed posts", err)
 	}
 	defer rows.Close()
-	var out []ports.TrashedPost
-	for rows.Next() {
-		var p db.Post
-		var tagIDs []int64
-		var deleted pgtype.Timestamptz
-		if err := rows.Scan(append(postFields(&p), &tagIDs, &deleted)...); err != nil {
-			return nil, storeError("read trashed posts", err)
-		}
+	var p db.Post
+	var tagIDs []int64
+	var deleted pgtype.Timestamptz
+	list, err := sqlrepo.Scan(rows, append(postFields(&p), &tagIDs, &deleted), func() (ports.TrashedPost, error) {
 		if tagIDs == nil {
 			tagIDs = []int64{}
 		}
-		out = append(out, ports.TrashedPost{Post: postOf(p), TagIDs: tagIDs, DeletedAt: timeOf(deleted)})
-	}
-	return out, storeError("read trashed posts", rows.Err())
+		return ports.TrashedPost{Post: postOf(p), TagIDs: tagIDs, DeletedAt: timeOf(deleted)}, nil
+	})
+	return list, storeError("read trashed posts", err)
 }
 
 func (r trash) comments(ctx context.Context, tail string, args ...any) ([]ports.TrashedComment, error) {
@@ -235,14 +220,10 @@ func (r trash) comments(ctx context.Context, tail string, args ...any) ([]ports.
 		return nil, storeError("read trashed comments", err)
 	}
 	defer rows.Close()
-	var out []ports.TrashedComment
-	for rows.Next() {
-		var c db.Comment
-		var deleted pgtype.Timestamptz
-		if err := rows.Scan(&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt, &deleted); err != nil {
-			return nil, storeError("read trashed comments", err)
-		}
-		out = append(out, ports.TrashedComment{Comment: commentOf(c), DeletedAt: timeOf(deleted)})
-	}
-	return out, storeError("read trashed comments", rows.Err())
+	var c db.Comment
+	var deleted pgtype.Timestamptz
+	list, err := sqlrepo.Scan(rows, []any{&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt, &deleted}, func() (ports.TrashedComment, error) {
+		return ports.TrashedComment{Comment: commentOf(c), DeletedAt: timeOf(deleted)}, nil
+	})
+	return list, storeError("read trashed comments", err)
 }

@@ -48,11 +48,6 @@ func (r webhookQueries) DeleteWebhook(ctx context.Context, id int64) (int64, err
 	return r.q.DeleteWebhook(ctx, id)
 }
 
-// webhookOf is the webhook of row, as the console's list reads it too.
-func webhookOf(row db.Webhook) (domain.Webhook, error) {
-	return sqlrepo.WebhookOf(storedWebhook(row))
-}
-
 func storedWebhook(row db.Webhook) sqlrepo.Stored[domain.Webhook] {
 	return sqlrepo.Stored[domain.Webhook]{JSON: row.Events, Value: domain.Webhook{
 		ID: row.ID, UserID: row.UserID, URL: row.Url, Secret: row.Secret, Failures: int(row.Failures),

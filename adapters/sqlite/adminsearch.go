@@ -2,11 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/inkwell/inkwell/adapters/internal/adminsearch"
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -38,22 +38,13 @@ func (r admin) adminKeys(ctx context.Context, op, query string, withTime bool, a
 		return nil, storeError(op, err)
 	}
 	defer rows.Close()
-	keys := []adminsearch.Key{}
-	for rows.Next() {
-		var k adminsearch.Key
-		dest := []any{&k.ID}
-		if withTime {
-			dest = []any{&k.CreatedAt, &k.ID}
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, storeError(op, err)
-		}
-		keys = append(keys, k)
+	var k adminsearch.Key
+	dest := []any{&k.ID}
+	if withTime {
+		dest = []any{&k.CreatedAt, &k.ID}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, storeError(op, err)
-	}
-	return keys, nil
+	keys, err := sqlrepo.Scan(rows, dest, func() (adminsearch.Key, error) { return k, nil })
+	return keys, storeError(op, err)
 }
 
 // limitSQL is a LIMIT clause for n, none when n is negative.
@@ -64,8 +55,8 @@ func limitSQL(n int) string {
 	return " LIMIT " + strconv.Itoa(n)
 }
 
-// searchUsers is Users with a search.
-func (r admin) searchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
+// SearchUsers is the list of users with a search (sqlrepo.Admin.Users).
+func (r admin) SearchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error) {
 	// SQLite's lower() folds ASCII letters only; so must the needle.
 	needle := adminsearch.LowerASCII(q.Search)
 	const op = "search users"
@@ -89,23 +80,14 @@ WHERE `+test+` ORDER BY u.id DESC`+limitSQL(take), false, needle)
 		},
 		IndexFirst: trigramSearch(needle),
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.c.read.GetUsersByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	// GetUsersByIDs reads in id order; the page is newest first. A user
-	// deleted since its key was read is left out.
-	slices.Reverse(rows)
-	return usersOf(rows), total, nil
+	return adminsearch.Users(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.User, error) {
+		rows, err := r.c.read.GetUsersByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, userOf), storeError(op, err)
+	})
 }
 
-// searchPosts is Posts with a search.
-func (r admin) searchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
+// SearchPosts is the list of posts with a search (sqlrepo.Admin.Posts).
+func (r admin) SearchPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, int, error) {
 	needle := strings.ToLower(q.Search)
 	const op = "search posts"
 	test := `instr(` + lowerFunc + `(p.title), ?1) > 0`
@@ -165,22 +147,8 @@ WHERE draft_titles MATCH ?2 AND `+test)
 		},
 		IndexFirst: trigramSearch(needle),
 	}
-	keys, total, err := adminsearch.Page(ctx, f, q.Page, q.CountUpTo)
-	if err != nil {
-		return nil, 0, err
-	}
-	ids := adminsearch.IDs(keys)
-	rows, err := r.c.read.AdminPostsByIDs(ctx, ids)
-	if err != nil {
-		return nil, 0, storeError(op, err)
-	}
-	out := make([]domain.Post, len(rows))
-	for i, row := range rows {
-		out[i] = postOf(row)
-	}
-	// A post deleted since its key was read is left out.
-	slices.SortFunc(out, func(a, b domain.Post) int {
-		return adminsearch.Newest(adminsearch.Key{CreatedAt: a.CreatedAt().UnixMicro(), ID: a.ID()}, adminsearch.Key{CreatedAt: b.CreatedAt().UnixMicro(), ID: b.ID()})
+	return adminsearch.Posts(ctx, f, q.Page, q.CountUpTo, func(ctx context.Context, ids []int64) ([]domain.Post, error) {
+		rows, err := r.c.read.AdminPostsByIDs(ctx, ids)
+		return sqlrepo.Rows(rows, postOf), storeError(op, err)
 	})
-	return out, total, nil
 }

@@ -6,20 +6,23 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// people is ports.PersonRepository.
-type people struct{ c conns }
+// personQueries are sqlrepo.PersonQueries.
+type personQueries struct{ c conns }
 
-func (r people) Create(ctx context.Context, p *domain.Person) error {
+var _ sqlrepo.PersonQueries = personQueries{}
+
+func (r personQueries) CreatePerson(ctx context.Context, p domain.Person) (int64, error) {
 	address, err := addressJSON(p.Address)
 	if err != nil {
-		return fmt.Errorf("sqlite: create person: %w", err)
+		return 0, err
 	}
-	id, err := r.c.write.CreatePerson(ctx, db.CreatePersonParams{
+	return r.c.write.CreatePerson(ctx, db.CreatePersonParams{
 		Name:      p.Name,
 		Email:     p.Email,
 		EmailKey:  domain.EmailKey(p.Email),
@@ -28,33 +31,28 @@ func (r people) Create(ctx context.Context, p *domain.Person) error {
 		CreatedAt: dbTime(p.CreatedAt),
 		UpdatedAt: dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create person", err)
-	}
-	p.ID = id
-	return nil
 }
 
-func (r people) Get(ctx context.Context, id int64) (domain.Person, error) {
+func (r personQueries) GetPerson(ctx context.Context, id int64) (domain.Person, error) {
 	row, err := r.c.read.GetPerson(ctx, id)
 	if err != nil {
-		return domain.Person{}, storeError(fmt.Sprintf("get person %d", id), err)
+		return domain.Person{}, err
 	}
 	return personOf(row)
 }
 
-// Lock reads the record. Inside InTx no more is needed: the transaction
-// began IMMEDIATE and holds SQLite's single write lock.
-func (r people) Lock(ctx context.Context, id int64) (domain.Person, error) {
-	return r.Get(ctx, id)
+// LockPerson reads the record. Inside InTx no more is needed: the
+// transaction began IMMEDIATE and holds SQLite's single write lock.
+func (r personQueries) LockPerson(ctx context.Context, id int64) (domain.Person, error) {
+	return r.GetPerson(ctx, id)
 }
 
-func (r people) Update(ctx context.Context, p domain.Person) error {
+func (r personQueries) UpdatePerson(ctx context.Context, p domain.Person) (int64, error) {
 	address, err := addressJSON(p.Address)
 	if err != nil {
-		return fmt.Errorf("sqlite: update person %d: %w", p.ID, err)
+		return 0, err
 	}
-	n, err := r.c.write.UpdatePerson(ctx, db.UpdatePersonParams{
+	return r.c.write.UpdatePerson(ctx, db.UpdatePersonParams{
 		Name:      p.Name,
 		Email:     p.Email,
 		EmailKey:  domain.EmailKey(p.Email),
@@ -63,12 +61,10 @@ func (r people) Update(ctx context.Context, p domain.Person) error {
 		UpdatedAt: dbTime(p.UpdatedAt),
 		ID:        p.ID,
 	})
-	return border.Affected(fmt.Sprintf("update person %d", p.ID), n, err)
 }
 
-func (r people) Delete(ctx context.Context, id int64) error {
-	n, err := r.c.write.DeletePerson(ctx, id)
-	return border.Affected(fmt.Sprintf("delete person %d", id), n, err)
+func (r personQueries) DeletePerson(ctx context.Context, id int64) (int64, error) {
+	return r.c.write.DeletePerson(ctx, id)
 }
 
 // personSortColumns maps each field of ports.PersonFields to its column. Only
@@ -94,7 +90,7 @@ const peopleFilter = `?1 = ''
 // List pages through the people matching q.Search in the order q.Sort asks,
 // id ascending breaking ties. A NULL age sorts after every age ascending and
 // before them descending, as in PostgreSQL, so every store orders alike.
-func (r people) List(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
+func (r personQueries) ListPeople(ctx context.Context, q ports.PersonQuery) ([]domain.Person, int, error) {
 	order, err := personOrderBy(q.Sort)
 	if err != nil {
 		return nil, 0, err
@@ -120,7 +116,7 @@ LIMIT ?2 OFFSET ?3`
 		}
 		p, err := personOf(row)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, storeError("list people", err)
 		}
 		list = append(list, p)
 	}
@@ -188,7 +184,7 @@ func personOf(row db.Person) (domain.Person, error) {
 	if row.Address.Valid {
 		var doc addressDocument
 		if err := json.Unmarshal([]byte(row.Address.String), &doc); err != nil {
-			return domain.Person{}, fmt.Errorf("sqlite: person %d: decode address: %w", row.ID, err)
+			return domain.Person{}, fmt.Errorf("person %d: decode address: %w", row.ID, err)
 		}
 		a := domain.Address(doc)
 		p.Address = &a

@@ -5,19 +5,21 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// posts is ports.PostRepository.
-type posts struct{ c conns }
+// postQueries are sqlrepo.PostQueries.
+type postQueries struct{ c conns }
 
-var _ ports.PostRepository = posts{}
+var _ sqlrepo.PostQueries = postQueries{}
 
-// Create stores p. A taken slug violates posts_slug (domain.ErrSlugTaken);
-// a missing author violates the foreign key (domain.ErrNotFound).
-func (r posts) Create(ctx context.Context, p *domain.Post) error {
+// CreatePost stores p. A taken slug violates posts_slug
+// (domain.ErrSlugTaken); a missing author violates the foreign key
+// (domain.ErrNotFound).
+func (r postQueries) CreatePost(ctx context.Context, p *domain.Post) error {
 	s := p.State()
 	id, err := r.c.write.CreatePost(ctx, db.CreatePostParams{
 		AuthorID:    s.AuthorID,
@@ -41,18 +43,18 @@ func (r posts) Create(ctx context.Context, p *domain.Post) error {
 // CreateTagged checks the tags, stores the post and links them in one
 // transaction: SQLite runs the statements in the process, where a
 // statement costs no round trip.
-func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
+func (r postQueries) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64) ([]domain.Tag, error) {
 	ids := distinctIDs(tagIDs)
 	var found []domain.Tag
 	err := r.c.atomically(ctx, func(c conns) error {
 		var err error
-		if found, err = (tags{c}).ByIDs(ctx, ids); err != nil {
+		if found, err = (sqlrepo.Tags{Q: tagQueries{c}, B: border}).ByIDs(ctx, ids); err != nil {
 			return err
 		}
 		if len(found) != len(ids) {
 			return fmt.Errorf("sqlite: create post: %d of the tags do not exist: %w", len(ids)-len(found), domain.ErrNotFound)
 		}
-		if err := (posts{c}).Create(ctx, p); err != nil {
+		if err := (postQueries{c}).CreatePost(ctx, p); err != nil {
 			return err
 		}
 		if len(ids) == 0 {
@@ -70,30 +72,21 @@ func (r posts) CreateTagged(ctx context.Context, p *domain.Post, tagIDs []int64)
 	return found, nil
 }
 
-func (r posts) Get(ctx context.Context, id int64) (domain.Post, error) {
+func (r postQueries) GetPost(ctx context.Context, id int64) (domain.Post, error) {
 	row, err := r.c.read.GetPost(ctx, id)
-	if err != nil {
-		return domain.Post{}, storeError(fmt.Sprintf("get post %d", id), err)
-	}
-	return postOf(row), nil
+	return postOf(row), err
 }
 
-// Lock reads the post. Inside InTx no more is needed: the transaction began
-// IMMEDIATE and holds SQLite's single write lock, so every other writer of
-// the post waits for it to end. Outside a transaction there is nothing to
-// hold.
-func (r posts) Lock(ctx context.Context, id int64) (domain.Post, error) {
-	row, err := r.c.read.GetPost(ctx, id)
-	if err != nil {
-		return domain.Post{}, storeError(fmt.Sprintf("lock post %d", id), err)
-	}
-	return postOf(row), nil
+// LockPost reads the post. Inside InTx no more is needed: the transaction
+// began IMMEDIATE and holds SQLite's single write lock, so every other
+// writer of the post waits for it to end. Outside a transaction there is
+// nothing to hold.
+func (r postQueries) LockPost(ctx context.Context, id int64) (domain.Post, error) {
+	return r.GetPost(ctx, id)
 }
 
-func (r posts) Update(ctx context.Context, p domain.Post) error {
-	s := p.State()
-	op := fmt.Sprintf("update post %d", s.ID)
-	n, err := r.c.write.UpdatePost(ctx, db.UpdatePostParams{
+func (r postQueries) UpdatePost(ctx context.Context, s domain.PostState) (int64, error) {
+	return r.c.write.UpdatePost(ctx, db.UpdatePostParams{
 		Title:       s.Title,
 		Excerpt:     s.Excerpt,
 		Body:        s.Body,
@@ -103,27 +96,10 @@ func (r posts) Update(ctx context.Context, p domain.Post) error {
 		UpdatedAt:   dbTime(s.UpdatedAt),
 		ID:          s.ID,
 	})
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
 }
 
-// Delete removes the post; the foreign keys' ON DELETE CASCADE remove its
-// comments and tag links in the same statement.
-func (r posts) Delete(ctx context.Context, id int64) error {
-	op := fmt.Sprintf("delete post %d", id)
-	n, err := r.c.write.DeletePost(ctx, id)
-	if err != nil {
-		return storeError(op, err)
-	}
-	if n == 0 {
-		return notFound(op)
-	}
-	return nil
+func (r postQueries) DeletePost(ctx context.Context, id int64) (int64, error) {
+	return r.c.write.DeletePost(ctx, id)
 }
 
 // LastSlugSuffix reads the largest suffix of base (see the query in
@@ -133,7 +109,7 @@ func (r posts) Delete(ctx context.Context, id int64) error {
 // lock, and a concurrent creator of the same slug cannot even begin before
 // this one has inserted its post and committed. Outside a transaction there
 // is nothing to hold, as with Lock.
-func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
+func (r postQueries) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 	n, err := r.c.read.LastSlugSuffix(ctx, base)
 	if err != nil {
 		return 0, storeError("last slug suffix", err)
@@ -145,7 +121,7 @@ func (r posts) LastSlugSuffix(ctx context.Context, base string) (int, error) {
 // it changes anything, so a missing one leaves the old set in place, and it
 // runs as one unit of work, so no reader sees the post between the old set
 // and the new.
-func (r posts) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
+func (r postQueries) SetTags(ctx context.Context, postID int64, tagIDs []int64) error {
 	op := fmt.Sprintf("set tags of post %d", postID)
 	ids := distinctIDs(tagIDs)
 	return r.c.atomically(ctx, func(c conns) error {
@@ -188,12 +164,8 @@ func postOf(row db.Post) domain.Post {
 	})
 }
 
-func (r posts) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
-	paths, err := r.c.read.ImagePathsByAuthor(ctx, authorID)
-	if err != nil {
-		return nil, storeError(fmt.Sprintf("image paths of author %d", authorID), err)
-	}
-	return paths, nil
+func (r postQueries) ImagePathsByAuthor(ctx context.Context, authorID int64) ([]string, error) {
+	return r.c.read.ImagePathsByAuthor(ctx, authorID)
 }
 
 // distinctIDs returns a sorted copy of ids with each id once.

@@ -62,7 +62,7 @@ func (r postViews) views(ctx context.Context, list []domain.Post) ([]ports.PostV
 	for i, row := range rows {
 		authors[i] = domain.Author(row)
 	}
-	tags, err := tags(r).OfPosts(ctx, ids)
+	tags, err := sqlrepo.Tags{Q: tagQueries(r), B: border}.OfPosts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (r postViews) View(ctx context.Context, id int64, maxComments int) (ports.P
 		return ports.PostView{}, storeError(op, err)
 	}
 	view := ports.PostView{Post: postOf(row.Post), Author: domain.Author{ID: row.Post.AuthorID, Name: row.AuthorName, AvatarPath: row.AuthorAvatarPath}}
-	byPost, err := tags(r).OfPosts(ctx, []int64{id})
+	byPost, err := sqlrepo.Tags{Q: tagQueries(r), B: border}.OfPosts(ctx, []int64{id})
 	if err != nil {
 		return ports.PostView{}, err
 	}

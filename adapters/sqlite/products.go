@@ -2,18 +2,20 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
-// products is ports.ProductRepository.
-type products struct{ c conns }
+// productQueries are sqlrepo.ProductQueries.
+type productQueries struct{ c conns }
 
-func (r products) Create(ctx context.Context, p *domain.Product) error {
-	id, err := r.c.write.CreateProduct(ctx, db.CreateProductParams{
+var _ sqlrepo.ProductQueries = productQueries{}
+
+func (r productQueries) CreateProduct(ctx context.Context, p domain.Product) (int64, error) {
+	return r.c.write.CreateProduct(ctx, db.CreateProductParams{
 		Name:        p.Name,
 		PriceCents:  p.PriceCents,
 		Description: p.Description,
@@ -22,29 +24,21 @@ func (r products) Create(ctx context.Context, p *domain.Product) error {
 		CreatedAt:   dbTime(p.CreatedAt),
 		UpdatedAt:   dbTime(p.UpdatedAt),
 	})
-	if err != nil {
-		return storeError("create product", err)
-	}
-	p.ID = id
-	return nil
 }
 
-func (r products) Get(ctx context.Context, id int64) (domain.Product, error) {
+func (r productQueries) GetProduct(ctx context.Context, id int64) (domain.Product, error) {
 	row, err := r.c.read.GetProduct(ctx, id)
-	if err != nil {
-		return domain.Product{}, storeError(fmt.Sprintf("get product %d", id), err)
-	}
-	return productOf(row), nil
+	return productOf(row), err
 }
 
-// Lock reads the product. Inside InTx no more is needed: the transaction
-// began IMMEDIATE and holds SQLite's single write lock.
-func (r products) Lock(ctx context.Context, id int64) (domain.Product, error) {
-	return r.Get(ctx, id)
+// LockProduct reads the product. Inside InTx no more is needed: the
+// transaction began IMMEDIATE and holds SQLite's single write lock.
+func (r productQueries) LockProduct(ctx context.Context, id int64) (domain.Product, error) {
+	return r.GetProduct(ctx, id)
 }
 
-func (r products) Update(ctx context.Context, p domain.Product) error {
-	n, err := r.c.write.UpdateProduct(ctx, db.UpdateProductParams{
+func (r productQueries) UpdateProduct(ctx context.Context, p domain.Product) (int64, error) {
+	return r.c.write.UpdateProduct(ctx, db.UpdateProductParams{
 		Name:        p.Name,
 		PriceCents:  p.PriceCents,
 		Description: p.Description,
@@ -53,15 +47,13 @@ func (r products) Update(ctx context.Context, p domain.Product) error {
 		UpdatedAt:   dbTime(p.UpdatedAt),
 		ID:          p.ID,
 	})
-	return border.Affected(fmt.Sprintf("update product %d", p.ID), n, err)
 }
 
-func (r products) Delete(ctx context.Context, id int64) error {
-	n, err := r.c.write.DeleteProduct(ctx, id)
-	return border.Affected(fmt.Sprintf("delete product %d", id), n, err)
+func (r productQueries) DeleteProduct(ctx context.Context, id int64) (int64, error) {
+	return r.c.write.DeleteProduct(ctx, id)
 }
 
-func (r products) List(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
+func (r productQueries) ListProducts(ctx context.Context, page ports.Page) ([]domain.Product, int, error) {
 	limit, offset := pageBounds(page)
 	rows, err := r.c.read.ListProducts(ctx, db.ListProductsParams{Limit: limit, Offset: offset})
 	if err != nil {
@@ -112,7 +104,7 @@ const productsFilter = `?1 = '' OR instr(lower(name), lower(?1)) > 0`
 
 // Search pages through the products whose name holds q.Search, newest
 // first.
-func (r products) Search(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
+func (r productQueries) SearchProducts(ctx context.Context, q ports.ProductQuery) ([]domain.Product, int, error) {
 	const op = "search products"
 	limit, offset := pageBounds(q.Page)
 	rows, err := r.c.readDB.QueryContext(ctx, `SELECT id, name, price_cents, description, stock, sku, created_at, updated_at

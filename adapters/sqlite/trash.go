@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -63,24 +64,12 @@ SELECT id, post_id, user_id, body, created_at, updated_at, ? FROM comments WHERE
 
 func (r trash) Post(ctx context.Context, id int64) (ports.TrashedPost, error) {
 	posts, err := r.posts(ctx, `WHERE id = ?`, id)
-	if err == nil && len(posts) == 0 {
-		err = notFound(fmt.Sprintf("trashed post %d", id))
-	}
-	if err != nil {
-		return ports.TrashedPost{}, err
-	}
-	return posts[0], nil
+	return sqlrepo.First(border, fmt.Sprintf("trashed post %d", id), posts, err)
 }
 
 func (r trash) Comment(ctx context.Context, id int64) (ports.TrashedComment, error) {
 	comments, err := r.comments(ctx, `WHERE id = ?`, id)
-	if err == nil && len(comments) == 0 {
-		err = notFound(fmt.Sprintf("trashed comment %d", id))
-	}
-	if err != nil {
-		return ports.TrashedComment{}, err
-	}
-	return comments[0], nil
+	return sqlrepo.First(border, fmt.Sprintf("trashed comment %d", id), comments, err)
 }
 
 // RestorePost inserts the post first, so that a slug taken meanwhile
@@ -251,21 +240,17 @@ func (r trash) posts(ctx context.Context, tail string, args ...any) ([]ports.Tra
 		return nil, storeError("read trashed posts", err)
 	}
 	defer rows.Close()
-	var out []ports.TrashedPost
-	for rows.Next() {
-		var p db.Post
-		var tagIDs string
-		var deleted int64
-		if err := rows.Scan(append(postFields(&p), &tagIDs, &deleted)...); err != nil {
-			return nil, storeError("read trashed posts", err)
-		}
+	var p db.Post
+	var tagIDs string
+	var deleted int64
+	list, err := sqlrepo.Scan(rows, append(postFields(&p), &tagIDs, &deleted), func() (ports.TrashedPost, error) {
 		t := ports.TrashedPost{Post: postOf(p), TagIDs: []int64{}, DeletedAt: timeOf(deleted)}
 		if err := json.NewDecoder(strings.NewReader(tagIDs)).Decode(&t.TagIDs); err != nil {
-			return nil, fmt.Errorf("sqlite: tag ids of trashed post %d: %w", p.ID, err)
+			return t, fmt.Errorf("tag ids of trashed post %d: %w", p.ID, err)
 		}
-		out = append(out, t)
-	}
-	return out, storeError("read trashed posts", rows.Err())
+		return t, nil
+	})
+	return list, storeError("read trashed posts", err)
 }
 
 func (r trash) comments(ctx context.Context, tail string, args ...any) ([]ports.TrashedComment, error) {
@@ -274,16 +259,12 @@ func (r trash) comments(ctx context.Context, tail string, args ...any) ([]ports.
 		return nil, storeError("read trashed comments", err)
 	}
 	defer rows.Close()
-	var out []ports.TrashedComment
-	for rows.Next() {
-		var c db.Comment
-		var deleted int64
-		if err := rows.Scan(&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt, &deleted); err != nil {
-			return nil, storeError("read trashed comments", err)
-		}
-		out = append(out, ports.TrashedComment{Comment: commentOf(c), DeletedAt: timeOf(deleted)})
-	}
-	return out, storeError("read trashed comments", rows.Err())
+	var c db.Comment
+	var deleted int64
+	list, err := sqlrepo.Scan(rows, []any{&c.ID, &c.PostID, &c.UserID, &c.Body, &c.CreatedAt, &c.UpdatedAt, &deleted}, func() (ports.TrashedComment, error) {
+		return ports.TrashedComment{Comment: commentOf(c), DeletedAt: timeOf(deleted)}, nil
+	})
+	return list, storeError("read trashed comments", err)
 }
 
 // affected turns a statement that changed no row into domain.ErrNotFound.

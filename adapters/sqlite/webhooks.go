@@ -49,11 +49,6 @@ func (q webhookQueries) DeleteWebhook(ctx context.Context, id int64) (int64, err
 	return q.c.write.DeleteWebhook(ctx, id)
 }
 
-// webhookOf is the webhook of row, as the console's list reads it too.
-func webhookOf(row db.Webhook) (domain.Webhook, error) {
-	return sqlrepo.WebhookOf(storedWebhook(row))
-}
-
 func storedWebhook(row db.Webhook) sqlrepo.Stored[domain.Webhook] {
 	return sqlrepo.Stored[domain.Webhook]{JSON: []byte(row.Events), Value: domain.Webhook{
 		ID: row.ID, UserID: row.UserID, URL: row.Url, Secret: row.Secret, Failures: int(row.Failures),

@@ -41,6 +41,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/inkwell/inkwell/domain"
 	"github.com/inkwell/inkwell/ports"
 )
 
@@ -174,6 +175,40 @@ func Page(ctx context.Context, f Finder, page ports.Page, bound int) ([]Key, int
 		return nil, 0, err
 	}
 	return cut(sorted, page), bound + 1, nil
+}
+
+// Users is the page of accounts f finds (Page) and their total, read by
+// byIDs, which reads in id order, and put newest first. An account deleted
+// since its key was read is left out.
+func Users(ctx context.Context, f Finder, page ports.Page, bound int, byIDs func(context.Context, []int64) ([]domain.User, error)) ([]domain.User, int, error) {
+	keys, total, err := Page(ctx, f, page, bound)
+	if err != nil {
+		return nil, 0, err
+	}
+	users, err := byIDs(ctx, IDs(keys))
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.Reverse(users)
+	return users, total, nil
+}
+
+// Posts is the page of posts f finds (Page) and their total, read by
+// byIDs and put newest first. A post deleted since its key was read is
+// left out.
+func Posts(ctx context.Context, f Finder, page ports.Page, bound int, byIDs func(context.Context, []int64) ([]domain.Post, error)) ([]domain.Post, int, error) {
+	keys, total, err := Page(ctx, f, page, bound)
+	if err != nil {
+		return nil, 0, err
+	}
+	posts, err := byIDs(ctx, IDs(keys))
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.SortFunc(posts, func(a, b domain.Post) int {
+		return Newest(Key{CreatedAt: a.CreatedAt().UnixMicro(), ID: a.ID()}, Key{CreatedAt: b.CreatedAt().UnixMicro(), ID: b.ID()})
+	})
+	return posts, total, nil
 }
 
 // walkReaches reports whether a walk of budget rows is likely to find end

@@ -55,3 +55,46 @@ func Rows[R, T any](rows []R, of func(R) T) []T {
 	}
 	return out
 }
+
+// Scanner is a result set of a statement run by hand, as database/sql's
+// rows and pgx's both read it.
+type Scanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Scan reads every row of rows into fields and appends of() for each: of
+// reads the record that fields point into. Like append, it returns nil
+// when there is no row. The caller closes rows.
+func Scan[T any](rows Scanner, fields []any, of func() (T, error)) ([]T, error) {
+	var list []T
+	for rows.Next() {
+		if err := rows.Scan(fields...); err != nil {
+			return nil, err
+		}
+		v, err := of()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// First is the first of the rows a read of op found, or op's
+// domain.ErrNotFound when it found none; a failed read's err is returned
+// as it is.
+func First[T any](b Border, op string, rows []T, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	if len(rows) == 0 {
+		return zero, b.NotFound(op)
+	}
+	return rows[0], nil
+}
