@@ -411,10 +411,11 @@ type AdminRepository interface {
 	// PostsAfter returns up to limit posts, drafts included, with an id
 	// above after, in id order.
 	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)
-	// Comments returns one page of the comments q selects, id descending,
-	// each with its author's e-mail and its post's title, and how many
-	// match, counting no further than countTo + 1 (so a total above countTo
-	// means more than countTo).
+	// Comments returns one page of the comments q selects by PostID,
+	// PostIDs (q.Posts) and UserID, id descending (ascending when q.Sort is
+	// AdminSortOldest), each with its author's e-mail and its post's
+	// title, and how many match, counting no further than countTo + 1 (so
+	// a total above countTo means more than countTo).
 	Comments(ctx context.Context, q AdminCommentQuery, countTo int) ([]AdminComment, int, error)
 	// Webhooks returns one page of every webhook, failing first, as
 	// Admin.Webhooks orders them, and how many there are.
