@@ -205,10 +205,16 @@ type AdminReads interface {
 	// domain.ErrNotFound, also for a post in the trash.
 	Post(ctx context.Context, caller AdminCaller, id int64) (PostView, error)
 	// Comments returns one page of the comments q selects, of every post,
-	// newest first, and how many match, counted only so far (AtLeast). An
-	// AuthorEmail domain.CheckEmail refuses is domain.Invalid on field
-	// "email"; one that no account holds selects no comment.
-	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) (Counted[AdminComment], error)
+	// newest first unless q.Sort (AdminCommentSorts) says otherwise, and
+	// how many match, counted only so far (AtLeast). An AuthorEmail
+	// domain.CheckEmail refuses is domain.Invalid on field "email"; one
+	// that no account holds selects no comment. A PostTitle
+	// domain.CheckSearch refuses is domain.Invalid on field "title", an
+	// order outside AdminCommentSorts on field "sort"; a title no post's
+	// holds selects no comment, and one that more posts' hold than the
+	// use case reads keeps the comments of the newest of them
+	// (AdminComments.TitlePosts).
+	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) (AdminComments, error)
 
 	// TrashedPosts returns one page of every author's trashed posts, most
 	// recently trashed first, each with its author, its tags that still

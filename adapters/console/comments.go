@@ -75,5 +75,5 @@ func (k *Console) comments(c *fiber.Ctx) error {
 		Comments       []ports.AdminComment
 		Back           string
 		Pager          pager
-	}{postID, userID, email, comments.Rows, back, countedPager(prefix+"/comments", query, n, comments)})
+	}{postID, userID, email, comments.Rows, back, countedPager(prefix+"/comments", query, n, comments.Counted)})
 }
