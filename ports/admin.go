@@ -214,10 +214,16 @@ type AdminReads interface {
 	// the trash.
 	Post(ctx context.Context, caller AdminCaller, id int64) (AdminPost, error)
 	// Comments returns one page of the comments q selects, of every post,
-	// newest first, and how many match, counted only so far (AtLeast). An
-	// AuthorEmail domain.CheckEmail refuses is domain.Invalid on field
-	// "email"; one that no account holds selects no comment.
-	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) (Counted[AdminComment], error)
+	// newest first unless q.Sort (AdminCommentSorts) says otherwise, and
+	// how many match, counted only so far (AtLeast). An AuthorEmail
+	// domain.CheckEmail refuses is domain.Invalid on field "email"; one
+	// that no account holds selects no comment. A PostTitle
+	// domain.CheckSearch refuses is domain.Invalid on field "title", an
+	// order outside AdminCommentSorts on field "sort"; a title no post's
+	// holds selects no comment, and one that more posts' hold than the
+	// use case reads keeps the comments of the newest of them
+	// (AdminComments.TitlePosts).
+	Comments(ctx context.Context, caller AdminCaller, q AdminCommentQuery) (AdminComments, error)
 
 	// TrashedPosts returns one page of every author's trashed posts, most
 	// recently trashed first, each with its author, its tags that still
@@ -420,10 +426,11 @@ type AdminRepository interface {
 	// PostsAfter returns up to limit posts, drafts included, with an id
 	// above after, in id order.
 	PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error)
-	// Comments returns one page of the comments q selects, id descending,
-	// each with its author's e-mail and its post's title, and how many
-	// match, counting no further than countTo + 1 (so a total above countTo
-	// means more than countTo).
+	// Comments returns one page of the comments q selects by PostID,
+	// PostIDs (q.Posts) and UserID, id descending (ascending when q.Sort is
+	// AdminSortOldest), each with its author's e-mail and its post's
+	// title, and how many match, counting no further than countTo + 1 (so
+	// a total above countTo means more than countTo).
 	Comments(ctx context.Context, q AdminCommentQuery, countTo int) ([]AdminComment, int, error)
 	// Webhooks returns one page of every webhook, failing first, as
 	// Admin.Webhooks orders them, and how many there are.

@@ -3,11 +3,14 @@ package console_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/inkwell/inkwell/app"
 )
 
 // comment writes a comment through the API and returns its id.
@@ -212,6 +215,120 @@ func TestCommentsRefusals(t *testing.T) {
 		a := ada.get("/admin/comments")
 		if strings.Join(rowIDs(a), " ") != rowID(id) {
 			t.Errorf("the list after the refusals: %v", rowIDs(a))
+		}
+	})
+}
+
+// The comments page filters by post title (the posts whose title holds
+// it, any case, % as itself), alone and with an author, keeps the title in
+// its form, its summary, its pager and its delete's way back, and says
+// when more posts match than it reads; it sorts by its Created heading,
+// newest or oldest first, keeping the filters; a title or an order it
+// cannot take is its 400 page.
+func TestCommentsByPostTitle(t *testing.T) {
+	forEachStore(t, func(t *testing.T, b *bench) {
+		b.register("Ada", "ada@example.com")
+		b.grant("ada@example.com")
+		bobID, bobToken := b.register("Bob", "bob@example.com")
+		_, carolToken := b.register("Carol", "carol@example.com")
+		sure := b.post(bobToken, "100% Sure", "published")
+		pages := b.post(carolToken, "100 pages", "published")
+		other := b.post(carolToken, "Elsewhere", "published")
+		c1 := b.comment(carolToken, sure, "Carol on sure")
+		c2 := b.comment(bobToken, pages, "Bob on pages")
+		c3 := b.comment(bobToken, other, "Bob elsewhere")
+		c4 := b.comment(bobToken, sure, "Bob on sure")
+
+		br := b.browser()
+		wantRedirect(t, br.signIn("ada@example.com"), "/admin")
+		rows := func(ids ...int64) string {
+			var want []string
+			for _, id := range ids {
+				want = append(want, rowID(id))
+			}
+			return strings.Join(want, " ")
+		}
+		for _, tc := range []struct {
+			path, want string
+		}{
+			{"/admin/comments?title=100", rows(c4, c2, c1)},
+			{"/admin/comments?title=" + url.QueryEscape("  100% SURE "), rows(c4, c1)},
+			{"/admin/comments?title=" + url.QueryEscape("1%s"), ""},
+			{"/admin/comments?title=100&sort=created", rows(c1, c2, c4)},
+			{"/admin/comments?title=100&email=bob@example.com", rows(c4, c2)},
+			{"/admin/comments?title=100&user=" + strconv.FormatInt(bobID, 10) + "&sort=created", rows(c2, c4)},
+			{"/admin/comments?title=100&post=" + strconv.FormatInt(pages, 10), rows(c2)},
+			{"/admin/comments?title=nowhere", ""},
+			{"/admin/comments?title=", rows(c4, c3, c2, c1)},
+			{"/admin/comments?sort=created", rows(c1, c2, c3, c4)},
+			{"/admin/comments?sort=-created", rows(c4, c3, c2, c1)},
+			{"/admin/comments?sort=created&user=" + strconv.FormatInt(bobID, 10), rows(c2, c3, c4)},
+			{"/admin/comments?sort=created&post=" + strconv.FormatInt(sure, 10), rows(c1, c4)},
+		} {
+			a := br.get(tc.path)
+			wantPage(t, a, http.StatusOK)
+			if got := strings.Join(rowIDs(a), " "); got != tc.want {
+				t.Errorf("%s: got %s, want %s", tc.path, got, tc.want)
+			}
+			if a.doc.Find("#title-posts").Length() != 0 {
+				t.Errorf("%s: says that more posts match: %q", tc.path, a.text("#title-posts"))
+			}
+		}
+
+		a := br.get("/admin/comments?title=" + url.QueryEscape("100%") + "&sort=created")
+		if got := a.doc.Find(`#filter input[name="title"]`).AttrOr("value", ""); got != "100%" {
+			t.Errorf("the filter form keeps the title as %q", got)
+		}
+		if got := a.doc.Find(`#filter input[name="sort"]`).AttrOr("value", ""); got != "created" {
+			t.Errorf("the filter form keeps the order as %q", got)
+		}
+		if got := a.text("#filters"); !strings.Contains(got, "the comments on the posts whose title holds “100%”") {
+			t.Errorf("the filter says %q", got)
+		}
+		if got := a.doc.Find(`#comments th[aria-sort="ascending"] a`).AttrOr("href", ""); got != "/admin/comments?sort=-created&title=100%25" {
+			t.Errorf("the sorted heading links to %q", got)
+		}
+		if got := a.doc.Find("#"+rowID(c1)+` form input[name="back"]`).AttrOr("value", ""); got != "/admin/comments?sort=created&title=100%25" {
+			t.Errorf("the delete comes back to %q", got)
+		}
+		a = br.get("/admin/comments?email=bob@example.com")
+		if got := a.doc.Find(`#comments th a[data-field="created"]`).AttrOr("href", ""); got != "/admin/comments?email=bob%40example.com&sort=created" {
+			t.Errorf("the heading links to %q", got)
+		}
+		if a.doc.Find(`#comments th[aria-sort="descending"]`).Length() != 1 {
+			t.Errorf("the default order is not shown as descending: %.2000s", a.body)
+		}
+
+		for _, path := range []string{
+			"/admin/comments?title=a%00b", "/admin/comments?title=a%FFb", "/admin/comments?title=a%1Bb",
+			"/admin/comments?title=" + strings.Repeat("a", 300), "/admin/comments?title=" + strings.Repeat("%C3%A9", 300),
+			"/admin/comments?sort=email", "/admin/comments?sort=title", "/admin/comments?sort=-id",
+		} {
+			wantPage(t, br.get(path), http.StatusBadRequest)
+		}
+
+		// More matching posts than the list reads: the page says so, and
+		// shows the comments of the newest of them.
+		var first, last int64
+		for i := range app.AdminCommentTitlePosts + 1 {
+			id := b.comment(carolToken, b.post(carolToken, "Many "+strconv.Itoa(i), "published"), "On many")
+			if i == 0 {
+				first = id
+			}
+			last = id
+		}
+		a = br.get("/admin/comments?title=many")
+		wantPage(t, a, http.StatusOK)
+		want := "More than " + strconv.Itoa(app.AdminCommentTitlePosts) + " posts have a title that holds “many”"
+		if got := a.text("#title-posts"); !strings.HasPrefix(got, want) {
+			t.Errorf("the notice says %q, want %q…", got, want)
+		}
+		if ids := rowIDs(a); len(ids) == 0 || ids[0] != rowID(last) || slices.Contains(ids, rowID(first)) {
+			t.Errorf("the first page of many posts' comments: %v", ids)
+		}
+		a = br.get("/admin/comments?title=many&page=2")
+		if ids := rowIDs(a); slices.Contains(ids, rowID(first)) || a.doc.Find("#title-posts").Length() != 1 {
+			t.Errorf("the last page of many posts' comments: %v, notice %q", ids, a.text("#title-posts"))
 		}
 	})
 }

@@ -71,14 +71,17 @@ func cmpOr(a, b ports.AdminSort) ports.AdminSort {
 	return b
 }
 
-// userSortColumns and postSortColumns are the sortable columns of the
-// users and posts pages.
+// userSortColumns, postSortColumns and commentSortColumns are the
+// sortable columns of the users, posts and comments pages.
 var (
 	userSortColumns = map[string]sortable{
 		"created": {Asc: ports.AdminSortOldest, Desc: ports.AdminSortNewest},
 		"email":   {Asc: ports.AdminSortEmail},
 	}
 	postSortColumns = map[string]sortable{
+		"created": {Asc: ports.AdminSortOldest, Desc: ports.AdminSortNewest},
+	}
+	commentSortColumns = map[string]sortable{
 		"created": {Asc: ports.AdminSortOldest, Desc: ports.AdminSortNewest},
 	}
 )

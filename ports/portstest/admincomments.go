@@ -23,9 +23,9 @@ func adminCommentIDs(cs []ports.AdminComment) []int64 {
 }
 
 // testAdminComments: every post's comments, drafts' included, newest id
-// first whatever their creation times, by post, by author and both, paged,
-// each with its author's e-mail and its post's title; the total stops one
-// past countTo.
+// first (or oldest, by Sort) whatever their creation times, by post, by a
+// set of posts, by author and together, paged, each with its author's
+// e-mail and its post's title; the total stops one past countTo.
 func testAdminComments(t *testing.T, st ports.Store) {
 	ctx := t.Context()
 	r := st.Repos()
@@ -65,6 +65,28 @@ func testAdminComments(t *testing.T, st ports.Store) {
 		{ports.AdminCommentQuery{PostID: p1.ID()}, 1, []int64{c4.ID, c2.ID, c1.ID}, 2},
 		{ports.AdminCommentQuery{UserID: bob.ID}, 0, []int64{c4.ID, c3.ID, c1.ID}, 1},
 		{ports.AdminCommentQuery{PostID: p1.ID(), UserID: bob.ID}, 1, []int64{c4.ID, c1.ID}, 2},
+		// A set of posts, alone, with an author, and with one post.
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID()}}, all, []int64{c4.ID, c2.ID, c1.ID}, 3},
+		{ports.AdminCommentQuery{PostIDs: []int64{p2.ID(), p1.ID()}}, all, []int64{c5.ID, c4.ID, c3.ID, c2.ID, c1.ID}, 5},
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID(), p2.ID()}, Page: ports.Page{Offset: 1, Limit: 2}}, all, []int64{c4.ID, c3.ID}, 5},
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID(), p2.ID()}}, 2, []int64{c5.ID, c4.ID, c3.ID, c2.ID, c1.ID}, 3},
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID(), p2.ID()}, UserID: bob.ID}, all, []int64{c4.ID, c3.ID, c1.ID}, 3},
+		{ports.AdminCommentQuery{PostIDs: []int64{p2.ID(), p1.ID() + p2.ID() + 100}, UserID: ann.ID}, all, []int64{c5.ID}, 1},
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID(), p2.ID()}, UserID: bob.ID}, 1, []int64{c4.ID, c3.ID, c1.ID}, 2},
+		{ports.AdminCommentQuery{PostIDs: []int64{p1.ID() + p2.ID() + 100}}, all, []int64{}, 0},
+		{ports.AdminCommentQuery{PostID: p2.ID(), PostIDs: []int64{p1.ID(), p2.ID()}}, all, []int64{c5.ID, c3.ID}, 2},
+		{ports.AdminCommentQuery{PostID: p2.ID(), PostIDs: []int64{p1.ID()}}, all, []int64{}, 0},
+		{ports.AdminCommentQuery{PostID: p2.ID(), PostIDs: []int64{p1.ID()}, UserID: bob.ID}, all, []int64{}, 0},
+		// Oldest first, by every filter, paged and counted alike.
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest}, all, []int64{c1.ID, c2.ID, c3.ID, c4.ID, c5.ID}, 5},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortNewest}, all, []int64{c5.ID, c4.ID, c3.ID, c2.ID, c1.ID}, 5},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, Page: ports.Page{Offset: 1, Limit: 2}}, 2, []int64{c2.ID, c3.ID}, 3},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, UserID: bob.ID}, all, []int64{c1.ID, c3.ID, c4.ID}, 3},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, UserID: bob.ID, Page: ports.Page{Offset: 1, Limit: 1}}, all, []int64{c3.ID}, 3},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, PostID: p1.ID()}, all, []int64{c1.ID, c2.ID, c4.ID}, 3},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, PostID: p1.ID(), UserID: bob.ID}, all, []int64{c1.ID, c4.ID}, 2},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, PostIDs: []int64{p2.ID(), p1.ID()}, Page: ports.Page{Limit: 3}}, all, []int64{c1.ID, c2.ID, c3.ID}, 5},
+		{ports.AdminCommentQuery{Sort: ports.AdminSortOldest, PostIDs: []int64{p1.ID(), p2.ID()}, UserID: ann.ID}, all, []int64{c2.ID, c5.ID}, 2},
 	}
 	for _, tc := range cases {
 		got, total, err := r.Admin.Comments(ctx, tc.q, tc.countTo)

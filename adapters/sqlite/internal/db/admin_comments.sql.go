@@ -21,33 +21,33 @@ func (q *Queries) AdminCountComments(ctx context.Context, lim int64) (int64, err
 }
 
 const adminCountPostComments = `-- name: AdminCountPostComments :one
-SELECT count(*) FROM (SELECT 1 FROM comments WHERE post_id = ?1 LIMIT ?2)
+SELECT count(*) FROM (SELECT 1 FROM comments WHERE post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) LIMIT ?2)
 `
 
 type AdminCountPostCommentsParams struct {
-	PostID int64
-	Lim    int64
+	PostIds string
+	Lim     int64
 }
 
 func (q *Queries) AdminCountPostComments(ctx context.Context, arg AdminCountPostCommentsParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, adminCountPostComments, arg.PostID, arg.Lim)
+	row := q.db.QueryRowContext(ctx, adminCountPostComments, arg.PostIds, arg.Lim)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
 }
 
 const adminCountPostUserComments = `-- name: AdminCountPostUserComments :one
-SELECT count(*) FROM (SELECT 1 FROM comments WHERE post_id = ?1 AND user_id = ?2 LIMIT ?3)
+SELECT count(*) FROM (SELECT 1 FROM comments WHERE post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) AND user_id = ?2 LIMIT ?3)
 `
 
 type AdminCountPostUserCommentsParams struct {
-	PostID int64
-	UserID int64
-	Lim    int64
+	PostIds string
+	UserID  int64
+	Lim     int64
 }
 
 func (q *Queries) AdminCountPostUserComments(ctx context.Context, arg AdminCountPostUserCommentsParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, adminCountPostUserComments, arg.PostID, arg.UserID, arg.Lim)
+	row := q.db.QueryRowContext(ctx, adminCountPostUserComments, arg.PostIds, arg.UserID, arg.Lim)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -91,15 +91,19 @@ type AdminListCommentsRow struct {
 }
 
 // The console's list of comments of every post, newest first (id
-// descending), each with its author's e-mail and its post's title.
+// descending) or, in the statements named Oldest, oldest first (id
+// ascending), each with its author's e-mail and its post's title.
 //
 // Each page first picks its ids alone, so that the rows OFFSET skips are
-// never joined: without a filter from the integer primary key backwards;
-// by author from comments_user_id, which holds the rowid after user_id and
-// so walks one author's comments in id order; by post from
-// comments_post_id, sorting one post's comments (its order is created_at,
-// id). Every comment has its post and its user (the foreign keys cascade),
-// so the joins keep them all.
+// never joined: without a filter from the integer primary key, backwards
+// or forwards; by author from comments_user_id, which holds the rowid
+// after user_id and so walks one author's comments in id order, either
+// way; by posts (one post's id, or the posts whose title matched, at most
+// app.AdminCommentTitlePosts of them) from comments_post_id, sorting those
+// posts' comments (its order within a post is created_at, id). Every
+// comment has its post and its user (the foreign keys cascade), so the
+// joins keep them all. The set of posts comes as a JSON array of ids
+// (json_each), one parameter however many posts it holds.
 //
 // The counts stop at @lim rows, however many match: the caller asks for one
 // more than it will show (see app.AdminListCounted).
@@ -135,19 +139,71 @@ func (q *Queries) AdminListComments(ctx context.Context, arg AdminListCommentsPa
 	return items, nil
 }
 
+const adminListCommentsOldest = `-- name: AdminListCommentsOldest :many
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
+FROM comments c
+JOIN users u ON u.id = c.user_id
+JOIN posts p ON p.id = c.post_id
+WHERE c.id IN (SELECT k.id FROM comments k ORDER BY k.id LIMIT ?2 OFFSET ?1)
+ORDER BY c.id
+`
+
+type AdminListCommentsOldestParams struct {
+	Off int64
+	Lim int64
+}
+
+type AdminListCommentsOldestRow struct {
+	Comment     Comment
+	AuthorEmail string
+	PostTitle   string
+}
+
+func (q *Queries) AdminListCommentsOldest(ctx context.Context, arg AdminListCommentsOldestParams) ([]AdminListCommentsOldestRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminListCommentsOldest, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []AdminListCommentsOldestRow
+	for rows.Next() {
+		var i AdminListCommentsOldestRow
+		if err := rows.Scan(
+			&i.Comment.ID,
+			&i.Comment.PostID,
+			&i.Comment.UserID,
+			&i.Comment.Body,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.AuthorEmail,
+			&i.PostTitle,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminListPostComments = `-- name: AdminListPostComments :many
 SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
 FROM comments c
 JOIN users u ON u.id = c.user_id
 JOIN posts p ON p.id = c.post_id
-WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id = ?1 ORDER BY k.id DESC LIMIT ?3 OFFSET ?2)
+WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) ORDER BY k.id DESC LIMIT ?3 OFFSET ?2)
 ORDER BY c.id DESC
 `
 
 type AdminListPostCommentsParams struct {
-	PostID int64
-	Off    int64
-	Lim    int64
+	PostIds string
+	Off     int64
+	Lim     int64
 }
 
 type AdminListPostCommentsRow struct {
@@ -157,7 +213,7 @@ type AdminListPostCommentsRow struct {
 }
 
 func (q *Queries) AdminListPostComments(ctx context.Context, arg AdminListPostCommentsParams) ([]AdminListPostCommentsRow, error) {
-	rows, err := q.db.QueryContext(ctx, adminListPostComments, arg.PostID, arg.Off, arg.Lim)
+	rows, err := q.db.QueryContext(ctx, adminListPostComments, arg.PostIds, arg.Off, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
@@ -188,20 +244,73 @@ func (q *Queries) AdminListPostComments(ctx context.Context, arg AdminListPostCo
 	return items, nil
 }
 
+const adminListPostCommentsOldest = `-- name: AdminListPostCommentsOldest :many
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
+FROM comments c
+JOIN users u ON u.id = c.user_id
+JOIN posts p ON p.id = c.post_id
+WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) ORDER BY k.id LIMIT ?3 OFFSET ?2)
+ORDER BY c.id
+`
+
+type AdminListPostCommentsOldestParams struct {
+	PostIds string
+	Off     int64
+	Lim     int64
+}
+
+type AdminListPostCommentsOldestRow struct {
+	Comment     Comment
+	AuthorEmail string
+	PostTitle   string
+}
+
+func (q *Queries) AdminListPostCommentsOldest(ctx context.Context, arg AdminListPostCommentsOldestParams) ([]AdminListPostCommentsOldestRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminListPostCommentsOldest, arg.PostIds, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []AdminListPostCommentsOldestRow
+	for rows.Next() {
+		var i AdminListPostCommentsOldestRow
+		if err := rows.Scan(
+			&i.Comment.ID,
+			&i.Comment.PostID,
+			&i.Comment.UserID,
+			&i.Comment.Body,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.AuthorEmail,
+			&i.PostTitle,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminListPostUserComments = `-- name: AdminListPostUserComments :many
 SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
 FROM comments c
 JOIN users u ON u.id = c.user_id
 JOIN posts p ON p.id = c.post_id
-WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id = ?1 AND k.user_id = ?2 ORDER BY k.id DESC LIMIT ?4 OFFSET ?3)
+WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) AND k.user_id = ?2 ORDER BY k.id DESC LIMIT ?4 OFFSET ?3)
 ORDER BY c.id DESC
 `
 
 type AdminListPostUserCommentsParams struct {
-	PostID int64
-	UserID int64
-	Off    int64
-	Lim    int64
+	PostIds string
+	UserID  int64
+	Off     int64
+	Lim     int64
 }
 
 type AdminListPostUserCommentsRow struct {
@@ -212,7 +321,7 @@ type AdminListPostUserCommentsRow struct {
 
 func (q *Queries) AdminListPostUserComments(ctx context.Context, arg AdminListPostUserCommentsParams) ([]AdminListPostUserCommentsRow, error) {
 	rows, err := q.db.QueryContext(ctx, adminListPostUserComments,
-		arg.PostID,
+		arg.PostIds,
 		arg.UserID,
 		arg.Off,
 		arg.Lim,
@@ -224,6 +333,65 @@ func (q *Queries) AdminListPostUserComments(ctx context.Context, arg AdminListPo
 	var items []AdminListPostUserCommentsRow
 	for rows.Next() {
 		var i AdminListPostUserCommentsRow
+		if err := rows.Scan(
+			&i.Comment.ID,
+			&i.Comment.PostID,
+			&i.Comment.UserID,
+			&i.Comment.Body,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.AuthorEmail,
+			&i.PostTitle,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListPostUserCommentsOldest = `-- name: AdminListPostUserCommentsOldest :many
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
+FROM comments c
+JOIN users u ON u.id = c.user_id
+JOIN posts p ON p.id = c.post_id
+WHERE c.id IN (SELECT k.id FROM comments k WHERE k.post_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))) AND k.user_id = ?2 ORDER BY k.id LIMIT ?4 OFFSET ?3)
+ORDER BY c.id
+`
+
+type AdminListPostUserCommentsOldestParams struct {
+	PostIds string
+	UserID  int64
+	Off     int64
+	Lim     int64
+}
+
+type AdminListPostUserCommentsOldestRow struct {
+	Comment     Comment
+	AuthorEmail string
+	PostTitle   string
+}
+
+func (q *Queries) AdminListPostUserCommentsOldest(ctx context.Context, arg AdminListPostUserCommentsOldestParams) ([]AdminListPostUserCommentsOldestRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminListPostUserCommentsOldest,
+		arg.PostIds,
+		arg.UserID,
+		arg.Off,
+		arg.Lim,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []AdminListPostUserCommentsOldestRow
+	for rows.Next() {
+		var i AdminListPostUserCommentsOldestRow
 		if err := rows.Scan(
 			&i.Comment.ID,
 			&i.Comment.PostID,
@@ -277,6 +445,59 @@ func (q *Queries) AdminListUserComments(ctx context.Context, arg AdminListUserCo
 	var items []AdminListUserCommentsRow
 	for rows.Next() {
 		var i AdminListUserCommentsRow
+		if err := rows.Scan(
+			&i.Comment.ID,
+			&i.Comment.PostID,
+			&i.Comment.UserID,
+			&i.Comment.Body,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.AuthorEmail,
+			&i.PostTitle,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const adminListUserCommentsOldest = `-- name: AdminListUserCommentsOldest :many
+SELECT c.id, c.post_id, c.user_id, c.body, c.created_at, c.updated_at, u.email AS author_email, p.title AS post_title
+FROM comments c
+JOIN users u ON u.id = c.user_id
+JOIN posts p ON p.id = c.post_id
+WHERE c.id IN (SELECT k.id FROM comments k WHERE k.user_id = ?1 ORDER BY k.id LIMIT ?3 OFFSET ?2)
+ORDER BY c.id
+`
+
+type AdminListUserCommentsOldestParams struct {
+	UserID int64
+	Off    int64
+	Lim    int64
+}
+
+type AdminListUserCommentsOldestRow struct {
+	Comment     Comment
+	AuthorEmail string
+	PostTitle   string
+}
+
+func (q *Queries) AdminListUserCommentsOldest(ctx context.Context, arg AdminListUserCommentsOldestParams) ([]AdminListUserCommentsOldestRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminListUserCommentsOldest, arg.UserID, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []AdminListUserCommentsOldestRow
+	for rows.Next() {
+		var i AdminListUserCommentsOldestRow
 		if err := rows.Scan(
 			&i.Comment.ID,
 			&i.Comment.PostID,
