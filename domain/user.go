@@ -26,8 +26,8 @@ type User struct {
 // Author is what a post or a comment shows of the account that wrote it:
 // its id, name and avatar, and nothing an account keeps to itself. Views of
 // posts and comments, and the events that carry them, hold an Author rather
-// than the User, so that no page of posts reads an e-mail or a password
-// hash.
+// than the User, so that no page the API serves its readers reads an e-mail
+// or a password hash.
 type Author struct {
 	ID         int64
 	Name       string
