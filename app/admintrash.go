@@ -28,22 +28,19 @@ func (a *Admin) TrashedPosts(ctx context.Context, c ports.AdminCaller, page port
 	if err != nil {
 		return none, fmt.Errorf("admin trashed posts: %w", err)
 	}
-	byID := make(map[int64]domain.User, len(users))
+	emails := make(map[int64]string, len(users))
 	for _, u := range users {
-		byID[u.ID] = u
+		emails[u.ID] = u.Email
 	}
-	views := make([]ports.AdminPost, 0, len(trashed))
-	for _, t := range trashed {
-		author := byID[t.Post.AuthorID()]
-		v, err := trashedViews(ctx, r, author, []ports.TrashedPost{t})
-		if err != nil {
-			return none, fmt.Errorf("admin trashed posts: %w", err)
-		}
-		for _, view := range v {
-			views = append(views, ports.AdminPost{PostView: view, AuthorEmail: author.Email})
-		}
+	views, err := trashedViews(ctx, r, trashed, users...)
+	if err != nil {
+		return none, fmt.Errorf("admin trashed posts: %w", err)
 	}
-	return ports.Exact(views, total), nil
+	out := make([]ports.AdminPost, len(views))
+	for i, v := range views {
+		out[i] = ports.AdminPost{PostView: v, AuthorEmail: emails[v.Post.AuthorID()]}
+	}
+	return ports.Exact(out, total), nil
 }
 
 // TrashedComments implements ports.Admin.

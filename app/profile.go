@@ -258,7 +258,7 @@ func deleteAccount(ctx context.Context, r ports.Repos, u domain.User, now time.T
 	if err != nil {
 		return nil, err
 	}
-	views, err := trashedViews(ctx, r, u, trashed)
+	views, err := trashedViews(ctx, r, trashed, u)
 	if err != nil {
 		return nil, err
 	}

@@ -199,7 +199,7 @@ func (p *Posts) Trashed(ctx context.Context, actor domain.Actor, page ports.Page
 	if err != nil {
 		return nil, 0, fmt.Errorf("list trashed posts: %w", err)
 	}
-	views, err := trashedViews(ctx, r, actor.User, trashed)
+	views, err := trashedViews(ctx, r, trashed, actor.User)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list trashed posts: %w", err)
 	}
@@ -218,9 +218,14 @@ func checkTrashRead(actor domain.Actor, page ports.Page) error {
 	return domain.CheckPageSize(page.Limit)
 }
 
-// trashedViews presents the author's trashed posts as the post routes show
-// posts, with their tags that still exist and when they were trashed.
-func trashedViews(ctx context.Context, r ports.Repos, author domain.User, trashed []ports.TrashedPost) ([]ports.PostView, error) {
+// trashedViews presents trashed posts as the post routes show posts, with
+// their tags that still exist, read in one look-up for all of them, and
+// when they were trashed; each post's author is found among authors.
+func trashedViews(ctx context.Context, r ports.Repos, trashed []ports.TrashedPost, authors ...domain.User) ([]ports.PostView, error) {
+	byAuthor := make(map[int64]domain.Author, len(authors))
+	for _, u := range authors {
+		byAuthor[u.ID] = u.Author()
+	}
 	var ids []int64
 	for _, t := range trashed {
 		ids = append(ids, t.TagIDs...)
@@ -245,7 +250,7 @@ func trashedViews(ctx context.Context, r ports.Repos, author domain.User, trashe
 		}
 		slices.SortFunc(tags, ports.TagOrder)
 		at := t.DeletedAt
-		views[i] = ports.PostView{Post: t.Post, Author: author.Author(), Tags: tags, DeletedAt: &at}
+		views[i] = ports.PostView{Post: t.Post, Author: byAuthor[t.Post.AuthorID()], Tags: tags, DeletedAt: &at}
 	}
 	return views, nil
 }
@@ -277,7 +282,7 @@ func (p *Posts) ListWithTrashed(ctx context.Context, actor domain.Actor, f ports
 			return nil, 0, fmt.Errorf("list posts with trashed: %w", err)
 		}
 	}
-	trashed, err := trashedViews(ctx, r, actor.User, mine)
+	trashed, err := trashedViews(ctx, r, mine, actor.User)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list posts with trashed: %w", err)
 	}
