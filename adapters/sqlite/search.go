@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,16 @@ import (
 //     posts_published newest first and probing them, or by looking the
 //     matches up and sorting them when the walk would be long
 //     (matchedKeys);
+//   - a page near the start of a search whose total is kept asks
+//     published_titles about the newest entries of posts_published only
+//     (batchAfter): as many as are expected to hold the page, and half as
+//     many again. Their bounds are kept while the published titles stay
+//     as they were (batchCache), so that, whatever the search, such a page
+//     costs the matches in a narrow range of ids: at a million posts, on a
+//     busy machine, a first page of "re met" (2,269 titles) took 4.6 ms
+//     against 52 through the whole match, "st de" (4,327) 3.3 against 27,
+//     "better dat" (430) 7.4 against 31 and "graceful worker" (222) 4.3
+//     against 14;
 //   - the page after a cursor (searchAfter) needs no total, and first asks
 //     published_titles about the next entries of posts_published only
 //     (batchAfter), which costs a fraction of the whole match; it falls back
@@ -79,7 +90,8 @@ func (r postViews) snapshot(ctx context.Context, fn func(postViews) error) error
 // of the published titles this snapshot reads (package searchtotal). While
 // it holds, a page near the start is found as a cursor page is
 // (batchAfter), without the whole match: the first offset+limit published
-// matches, merged with the viewer's own posts.
+// matches, merged with the viewer's own posts, among a batch of the newest
+// entries (batchFor) whose bounds r.c.batches keeps at the same version.
 func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle string, page ports.Page) ([]domain.Post, int, error) {
 	var own []ports.PostCursor
 	var err error
@@ -122,12 +134,16 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 		}
 		if ok {
 			known = n
-			// A batch is expected to hold a page only where 1 published post
-			// in batchPerPost matches or more; elsewhere asking it costs a
-			// phrase match over the batch in vain (at a million posts, 14 ms
-			// of the 17.5 a first page of "lazy snapshot of" took).
-			if page.Offset+page.Limit <= batchedReach && n*batchPerPost >= published {
-				keys, ok, err := r.batchAfter(ctx, needle, nil, page.Offset+page.Limit)
+			reach := page.Offset + page.Limit
+			if batch, ok := batchFor(reach, n, published); ok {
+				b, kept := r.c.batches.get(batch, version)
+				if !kept {
+					if b, err = r.walkBatch(ctx, nil, batch); err != nil {
+						return nil, 0, err
+					}
+					r.c.batches.put(batch, version, b)
+				}
+				keys, ok, err := r.batchAfter(ctx, needle, n, nil, reach, batch, b)
 				if err != nil || ok {
 					return r.cutPage(ctx, keys, own, page, n+len(own), err)
 				}
@@ -178,10 +194,34 @@ func (r postViews) cutPage(ctx context.Context, keys, own []ports.PostCursor, pa
 // whole match.
 const batchedReach = 48
 
+// batchFor returns how many entries of posts_published searchPage asks
+// about (batchAfter) for the first reach matches of a search known to match
+// n of published posts: where the matches are spread evenly, the stretch
+// that holds reach of them and half as much again, and at least
+// batchPerPost entries a match, rounded up to a power of two so that the
+// searches share a few batches' bounds (batchCache); false when reach is
+// past batchedReach or the batch would be longer than maxBatch.
+func batchFor(reach, n, published int) (int, bool) {
+	if reach > batchedReach || n <= 0 {
+		return 0, false
+	}
+	want := max(reach*batchPerPost, reach*published/n*3/2)
+	batch := 1 << bits.Len(uint(want-1))
+	return batch, batch <= maxBatch
+}
+
+// maxBatch is the longest batch searchPage asks about.
+const maxBatch = 1 << 17
+
 // searchAfter returns up to limit posts a titleSearch f matches after
 // cursor, newest first.
 func (r postViews) searchAfter(ctx context.Context, f ports.PostFilter, needle string, cursor *ports.PostCursor, limit int) ([]domain.Post, error) {
-	keys, ok, err := r.batchAfter(ctx, needle, cursor, limit)
+	batch := limit * batchPerPost
+	b, err := r.walkBatch(ctx, cursor, batch)
+	if err != nil {
+		return nil, err
+	}
+	keys, ok, err := r.batchAfter(ctx, needle, -1, cursor, limit, batch, b)
 	if err != nil {
 		return nil, err
 	}
@@ -220,12 +260,14 @@ func (r postViews) searchAfter(ctx context.Context, f ports.PostFilter, needle s
 const batchPerPost = 192
 
 // batchAfter returns the keys of the first take published posts after
-// cursor whose title holds needle, found among the next
-// take × batchPerPost entries of posts_published alone: published_titles
-// is asked only about the rowids between the lowest and the highest of
-// those entries, which, where ids grow with created_at as posts are
-// written, is a narrow range. ok is false when those entries hold fewer
-// matches than take and the list goes on past them.
+// cursor whose title holds needle, found among the batch b of entries of
+// posts_published (walkBatch): published_titles is asked only about the
+// rowids between the lowest and the highest of those entries, which, where
+// ids grow with created_at as posts are written, is a narrow range. ok is
+// false when those entries hold fewer matches than take and the list goes
+// on past them. known is the search's total when kept, and -1 otherwise: a
+// search known to match few titles asks for its candidates (matchTerms),
+// tested on their titles.
 //
 // FTS5 reaches a range of rowids from one end of the index, its lowest
 // rowid unless the query orders them DESC: at a million posts, "inkwell"
@@ -233,11 +275,49 @@ const batchPerPost = 192
 // to it, and the whole match 2.5 ms. The range is read from its nearer
 // end; a batch whose ids spread over more than half of all ids (posts
 // written with older times, say) would cost about the whole match, and is
-// not asked about. The bounds are read by a statement of their own: written
-// as subqueries of the next one, SQLite evaluated each twice, and the page
-// of the first batch took 1.6 ms instead of 1.0.
-func (r postViews) batchAfter(ctx context.Context, needle string, cursor *ports.PostCursor, take int) (keys []ports.PostCursor, ok bool, err error) {
-	batch := take * batchPerPost
+// not asked about.
+//
+// The matches in the range of ids, no older than the batch's oldest time,
+// are looked up by rowid: the posts of the batch and, of the posts as old
+// as its oldest, those of higher ids than the batch reached, which come
+// before the rest in the list, so that the matches are still those of a
+// stretch from the start of the list.
+func (r postViews) batchAfter(ctx context.Context, needle string, known int, cursor *ports.PostCursor, take, batch int, b batchBounds) (keys []ports.PostCursor, ok bool, err error) {
+	if b.walked == 0 {
+		return []ports.PostCursor{}, true, nil
+	}
+	if b.hi-b.lo > b.top/2 {
+		return nil, false, nil
+	}
+	order := "rowid"
+	if b.top-b.hi < b.lo {
+		order = "rowid DESC"
+	}
+	index, terms, test := matchTerms(needle, known)
+	query := `SELECT p.created_at, p.id
+FROM (SELECT rowid AS id FROM ` + index + ` WHERE ` + index + ` MATCH ? AND rowid BETWEEN ? AND ? ORDER BY ` + order + `) m
+CROSS JOIN posts p ON p.id = m.id
+WHERE p.status = 'published' AND p.created_at >= ?`
+	args := []any{terms, b.lo, b.hi, b.oldest}
+	if test {
+		query += ` AND instr(` + lowerFunc + `(p.title), ?) > 0`
+		args = append(args, needle)
+	}
+	if cursor != nil {
+		query += ` AND (p.created_at, p.id) < (?, ?)`
+		args = append(args, cursor.CreatedAt, cursor.ID)
+	}
+	query += "\n" + newestFirst + "\nLIMIT " + strconv.Itoa(take)
+	keys, err = r.keys(ctx, "list published posts by title", query, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	return keys, len(keys) == take || b.walked < batch, nil
+}
+
+// walkBatch walks the next batch entries of posts_published after cursor
+// (from the start when nil) for their bounds.
+func (r postViews) walkBatch(ctx context.Context, cursor *ports.PostCursor, batch int) (batchBounds, error) {
 	walk := `SELECT created_at, id FROM posts WHERE status = 'published'`
 	var args []any
 	if cursor != nil {
@@ -245,32 +325,32 @@ func (r postViews) batchAfter(ctx context.Context, needle string, cursor *ports.
 		args = append(args, cursor.CreatedAt, cursor.ID)
 	}
 	walk += ` ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(batch)
-	var lo, hi, top sql.NullInt64
-	var walked int
-	err = r.c.readDB.QueryRowContext(ctx, `SELECT min(id), max(id), count(*), (SELECT max(id) FROM posts) FROM (`+walk+`)`,
-		args...).Scan(&lo, &hi, &walked, &top)
+	var lo, hi, oldest, top sql.NullInt64
+	var b batchBounds
+	err := r.c.readDB.QueryRowContext(ctx, `SELECT min(id), max(id), min(created_at), count(*), (SELECT max(id) FROM posts) FROM (`+walk+`)`,
+		args...).Scan(&lo, &hi, &oldest, &b.walked, &top)
 	if err != nil {
-		return nil, false, storeError("bound published posts", err)
+		return batchBounds{}, storeError("bound published posts", err)
 	}
-	if walked == 0 {
-		return []ports.PostCursor{}, true, nil
+	b.lo, b.hi, b.oldest, b.top = lo.Int64, hi.Int64, oldest.Int64, top.Int64
+	return b, nil
+}
+
+// matchTerms returns the FTS5 table and query that find the titles holding
+// needle, and whether they find candidates only, to be tested on their
+// titles: a search known to match few titles (known up to sparseMatches)
+// asks for its candidates (joinQuery, candidateQuery), any other for its
+// phrase.
+func matchTerms(needle string, known int) (index, terms string, test bool) {
+	if known >= 0 && known <= sparseMatches {
+		if terms, ok := joinQuery(needle); ok {
+			return "published_joined_titles", terms, true
+		}
+		if terms, ok := candidateQuery(needle); ok {
+			return "published_titles", terms, true
+		}
 	}
-	if hi.Int64-lo.Int64 > top.Int64/2 {
-		return nil, false, nil
-	}
-	order := "rowid"
-	if top.Int64-hi.Int64 < lo.Int64 {
-		order = "rowid DESC"
-	}
-	query := `SELECT created_at, id FROM (` + walk + `)
-WHERE id IN (SELECT rowid FROM published_titles WHERE published_titles MATCH ? AND rowid BETWEEN ? AND ? ORDER BY ` + order + `)
-ORDER BY created_at DESC, id DESC
-LIMIT ` + strconv.Itoa(take)
-	keys, err = r.keys(ctx, "list published posts by title", query, append(args, ftsPhrase(needle), lo.Int64, hi.Int64)...)
-	if err != nil {
-		return nil, false, err
-	}
-	return keys, len(keys) == take || walked < batch, nil
+	return "published_titles", ftsPhrase(needle), false
 }
 
 // titleMatches are the ids of the published posts whose title holds a
@@ -298,14 +378,7 @@ func (m titleMatches) has(id int64) bool {
 // up again (222 of them cost 14% of a page of "graceful worker").
 func (r postViews) titleMatches(ctx context.Context, needle string, known int) (titleMatches, error) {
 	var text, times sql.NullString
-	index, terms, ok := "published_joined_titles", "", false
-	if known >= 0 && known <= sparseMatches {
-		if terms, ok = joinQuery(needle); !ok {
-			index = "published_titles"
-			terms, ok = candidateQuery(needle)
-		}
-	}
-	if ok {
+	if index, terms, test := matchTerms(needle, known); test {
 		// Both texts are written from the rows of one subquery, in its
 		// order.
 		err := r.c.readDB.QueryRowContext(ctx, `SELECT group_concat(id), group_concat(created_at) FROM (

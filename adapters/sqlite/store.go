@@ -149,13 +149,14 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, func(), err
 
 	s := &Store{writer: writer, reader: reader}
 	s.repos = conns{
-		read:   db.New(s.count(reader)),
-		write:  db.New(s.count(writer)),
-		readDB: s.count(reader),
-		readTx: s.readTx,
-		begin:  s.inTx,
-		waker:  &s.waker,
-		totals: searchtotal.New(),
+		read:    db.New(s.count(reader)),
+		write:   db.New(s.count(writer)),
+		readDB:  s.count(reader),
+		readTx:  s.readTx,
+		begin:   s.inTx,
+		waker:   &s.waker,
+		totals:  searchtotal.New(),
+		batches: &batchCache{},
 	}.repos()
 	cleanup := func() {
 		reader.Close()
@@ -289,6 +290,9 @@ type conns struct {
 	// published titles (searchPage); it is nil inside a transaction, whose
 	// reads may see its own uncommitted writes.
 	totals *searchtotal.Cache
+	// batches keeps the bounds of the batches title searches walk
+	// (searchPage) beside totals, and is nil where it is.
+	batches *batchCache
 	// waker is the store's; notes, nil outside a transaction, what the
 	// transaction did that matters after its commit.
 	waker *wakeup.Broadcaster

@@ -1,0 +1,137 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
+	"github.com/inkwell/inkwell/ports"
+)
+
+// A batch of a title search (batchAfter) finds the first matches of the
+// list among the newest entries of posts_published by their bounds. Held
+// to the list itself, for every length of batch and of page, after a cursor
+// or from the start, on a list whose times repeat (so that a batch may end
+// among posts of one time) and on one whose ids do not follow their times:
+// when it says it found the page, the page is the list's.
+func TestBatchFindsTheFirstMatches(t *testing.T) {
+	for _, shuffled := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shuffled=%v", shuffled), func(t *testing.T) {
+			ctx := context.Background()
+			s, cleanup, err := Open(ctx, filepath.Join(t.TempDir(), "inkwell.db"))
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			t.Cleanup(cleanup)
+			exec := func(query string, args ...any) {
+				t.Helper()
+				if _, err := s.writer.ExecContext(ctx, query, args...); err != nil {
+					t.Fatalf("%s: %v", query, err)
+				}
+			}
+			exec(`INSERT INTO users (name, email, email_key, password_hash, created_at, updated_at) VALUES ('Ann', 'ann@example.com', 'ann@example.com', 'x', 0, 0)`)
+			const posts = 90
+			rnd := rand.New(rand.NewPCG(1, 2))
+			times := make([]int64, posts)
+			for i := range times {
+				times[i] = int64(i / 3) // three posts a time
+			}
+			if shuffled {
+				rnd.Shuffle(len(times), func(i, j int) { times[i], times[j] = times[j], times[i] })
+			}
+			type post struct {
+				key     ports.PostCursor
+				matches bool
+			}
+			var list []post
+			for i := range posts {
+				title, status := "Plain title", "published"
+				if rnd.IntN(3) == 0 {
+					title = "A Quill for " + fmt.Sprint(i)
+				}
+				if rnd.IntN(10) == 0 {
+					status = "draft"
+				}
+				exec(`INSERT INTO posts (author_id, title, slug, excerpt, body, status, created_at, updated_at) VALUES (1, ?, ?, 'x', 'x', ?, ?, 0)`,
+					title, fmt.Sprint("p-", i), status, times[i])
+				if status == "published" {
+					list = append(list, post{ports.PostCursor{CreatedAt: times[i], ID: int64(i + 1)}, strings.Contains(strings.ToLower(title), "quill")})
+				}
+			}
+			slices.SortFunc(list, func(a, b post) int { return newerFirst(a.key, b.key) })
+			r := postViews{c: conns{read: db.New(s.reader), readDB: s.reader}}
+			firstMatches := func(cursor *ports.PostCursor, take int) []ports.PostCursor {
+				keys := []ports.PostCursor{}
+				for _, p := range list {
+					if p.matches && (cursor == nil || newerFirst(*cursor, p.key) < 0) && len(keys) < take {
+						keys = append(keys, p.key)
+					}
+				}
+				return keys
+			}
+			cursors := []*ports.PostCursor{nil, &list[10].key, &list[41].key}
+			found := 0
+			for _, cursor := range cursors {
+				for batch := 1; batch <= len(list)+1; batch++ {
+					b, err := r.walkBatch(ctx, cursor, batch)
+					if err != nil {
+						t.Fatalf("walkBatch: %v", err)
+					}
+					for take := 1; take <= 6; take++ {
+						for _, known := range []int{-1, 10} {
+							keys, ok, err := r.batchAfter(ctx, "quill", known, cursor, take, batch, b)
+							if err != nil {
+								t.Fatalf("batchAfter: %v", err)
+							}
+							if !ok {
+								continue
+							}
+							found++
+							if want := firstMatches(cursor, take); !slices.Equal(keys, want) {
+								t.Errorf("after %v, batch %d, take %d, known %d: got %v, want %v", cursor, batch, take, known, keys, want)
+							}
+						}
+					}
+				}
+			}
+			if found == 0 {
+				t.Fatal("no batch found a page")
+			}
+		})
+	}
+}
+
+// The bounds of a batch are kept at one version of the published titles:
+// another version forgets them, and an older one is not kept.
+func TestBatchCache(t *testing.T) {
+	var c batchCache
+	if _, ok := c.get(4096, 0); ok {
+		t.Fatal("an empty cache returned bounds")
+	}
+	b := batchBounds{lo: 1, hi: 9, oldest: 5, walked: 9, top: 9}
+	c.put(4096, 3, b)
+	if got, ok := c.get(4096, 3); !ok || got != b {
+		t.Fatalf("get at the version put = %v, %v; want %v", got, ok, b)
+	}
+	for _, v := range []int64{2, 4} {
+		if _, ok := c.get(4096, v); ok {
+			t.Errorf("get at version %d returned the bounds of version 3", v)
+		}
+	}
+	if _, ok := c.get(8192, 3); ok {
+		t.Error("get of another length returned bounds")
+	}
+	c.put(8192, 2, b)
+	if _, ok := c.get(8192, 2); ok {
+		t.Error("bounds of an older version were kept")
+	}
+	c.put(8192, 4, b)
+	if _, ok := c.get(4096, 3); ok {
+		t.Error("a newer version kept the bounds of the older")
+	}
+}
