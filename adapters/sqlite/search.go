@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,20 +198,24 @@ const batchedReach = 48
 // about (batchAfter) for the first reach matches of a search known to match
 // n of published posts: where the matches are spread evenly, the stretch
 // that holds reach of them and half as much again, and at least
-// batchPerPost entries a match, rounded up to a power of two so that the
-// searches share a few batches' bounds (batchCache); false when reach is
-// past batchedReach or the batch would be longer than maxBatch.
+// batchPerPost entries a match, that floor doubled as often as it takes,
+// so that the searches share a few batches' bounds (batchCache); false
+// when reach is past batchedReach or the batch would be longer than
+// maxBatch.
 func batchFor(reach, n, published int) (int, bool) {
 	if reach > batchedReach || n <= 0 {
 		return 0, false
 	}
-	want := max(reach*batchPerPost, reach*published/n*3/2)
-	batch := 1 << bits.Len(uint(want-1))
+	batch := reach * batchPerPost
+	for want := reach * published / n * 3 / 2; batch < want; {
+		batch *= 2
+	}
 	return batch, batch <= maxBatch
 }
 
-// maxBatch is the longest batch searchPage asks about.
-const maxBatch = 1 << 17
+// maxBatch is the longest batch searchPage asks about: a fifth of a
+// million posts, for a search in about 1 title in 8,000.
+const maxBatch = 1 << 18
 
 // searchAfter returns up to limit posts a titleSearch f matches after
 // cursor, newest first.
