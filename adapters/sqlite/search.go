@@ -298,10 +298,12 @@ func (r postViews) batchAfter(ctx context.Context, needle string, known int, cur
 		order = "rowid DESC"
 	}
 	index, terms, test := matchTerms(needle, known)
-	query := `SELECT p.created_at, p.id
-FROM (SELECT rowid AS id FROM ` + index + ` WHERE ` + index + ` MATCH ? AND rowid BETWEEN ? AND ? ORDER BY ` + order + `) m
-CROSS JOIN posts p ON p.id = m.id
-WHERE p.status = 'published' AND p.created_at >= ?`
+	// The subquery is an IN list, not a table joined: SQLite drops the
+	// ORDER BY of a subquery in FROM, and FTS5 then read "inkwel"'s range
+	// from its lowest rowid, 5.5 ms against 1.6.
+	query := `SELECT p.created_at, p.id FROM posts p
+WHERE p.id IN (SELECT rowid FROM ` + index + ` WHERE ` + index + ` MATCH ? AND rowid BETWEEN ? AND ? ORDER BY ` + order + `)
+  AND p.status = 'published' AND p.created_at >= ?`
 	args := []any{terms, b.lo, b.hi, b.oldest}
 	if test {
 		query += ` AND instr(` + lowerFunc + `(p.title), ?) > 0`
