@@ -134,8 +134,12 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 		}
 		if ok {
 			known = n
+			// A batch holding fewer matches than expected (11 of "fast re"'s
+			// 1,692 among the newest 11,520 posts, where 23 were) is followed
+			// by one twice as long rather than by the whole match, which
+			// took 50 ms for that search.
 			reach := page.Offset + page.Limit
-			if batch, ok := batchFor(reach, n, published); ok {
+			for batch, ok := batchFor(reach, n, published); ok && batch <= maxBatch; batch *= 2 {
 				b, kept := r.c.batches.get(batch, version)
 				if !kept {
 					if b, err = r.walkBatch(ctx, nil, batch); err != nil {
