@@ -27,7 +27,8 @@ type AdminCounts struct {
 
 // AdminQueries are a store's statements for the admin's reads and writes.
 // A page comes as ports.Page, which each store turns into its own LIMIT and
-// OFFSET. The searches, the admin comments and the lock of the admins are
+// OFFSET. The searches, the admin comments (AdminComments over the
+// engine's statements) and the lock of the admins are
 // the store's own, whole: each is written for its engine.
 type AdminQueries interface {
 	AdminCounts(ctx context.Context) (AdminCounts, error)
@@ -161,7 +162,8 @@ func (r Admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain
 	return rows, nil
 }
 
-// Comments is the store's own (its admincomments.go).
+// Comments is the store's AdminComments.List over its statements (its
+// admincomments.go).
 func (r Admin) Comments(ctx context.Context, q ports.AdminCommentQuery, countTo int) ([]ports.AdminComment, int, error) {
 	return r.Q.Comments(ctx, q, countTo)
 }
