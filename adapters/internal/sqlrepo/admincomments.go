@@ -79,9 +79,7 @@ func (s AdminComments[Q, S]) List(ctx context.Context, rd Q, q ports.AdminCommen
 // AdminCommentRow is a row of any of the statements of admin_comments.sql,
 // which select the same columns: a comment, in the engine's row type C,
 // its author's e-mail and its post's title.
-type AdminCommentRow[C any] interface {
-	~adminCommentRow[C]
-}
+type AdminCommentRow[C any] interface{ ~adminCommentRow[C] }
 
 type adminCommentRow[C any] = struct {
 	Comment     C
