@@ -16,25 +16,18 @@ import (
 
 // Config is the whole service's configuration, one struct per component.
 type Config struct {
-	Store    StoreConfig
-	HTTP     httpapi.Config
-	Accounts app.AccountsConfig
-	Sessions app.SessionsConfig
-	// Verification signs and checks e-mail verification links.
-	Verification app.VerificationConfig
-	Limit        app.RequestLimitConfig
-	Idempotency  app.IdempotencyConfig
-	Events       app.EventsConfig
-	Webhooks     webhooks.Config
-	Delivery     app.WebhooksConfig
-	Passwords    passwords.Config
-	Files        FilesConfig
+	Store StoreConfig
+	HTTP  httpapi.Config
+	// UseCaseConfig is the use cases' configuration, which NewUseCases
+	// takes as it is.
+	UseCaseConfig
+	Webhooks  webhooks.Config
+	Delivery  app.WebhooksConfig
+	Passwords passwords.Config
+	Files     FilesConfig
 	// Mail is how mail leaves; MailQueue how the outbox sends it.
-	Mail          mail.Config
-	MailQueue     app.MailConfig
-	PasswordReset app.PasswordResetConfig
-	// Directory is area B's: whether its writes need a token.
-	Directory app.DirectoryConfig
+	Mail      mail.Config
+	MailQueue app.MailConfig
 	// Cache is the cache of anonymous reads.
 	Cache CacheConfig
 	// Trash is how long deleted posts and comments stay restorable.

@@ -24,14 +24,22 @@ type UseCaseDeps struct {
 	Sender  ports.WebhookSender
 	Outbox  *app.Outbox
 
-	Accounts      app.AccountsConfig
-	Sessions      app.SessionsConfig
+	UseCaseConfig
+}
+
+// UseCaseConfig is each use case's configuration, the part of the
+// service's Config that UseCaseDeps takes whole.
+type UseCaseConfig struct {
+	Accounts app.AccountsConfig
+	Sessions app.SessionsConfig
+	// Verification signs and checks e-mail verification links.
 	Verification  app.VerificationConfig
 	Limit         app.RequestLimitConfig
 	Idempotency   app.IdempotencyConfig
 	Events        app.EventsConfig
 	PasswordReset app.PasswordResetConfig
-	Directory     app.DirectoryConfig
+	// Directory is area B's: whether its writes need a token.
+	Directory app.DirectoryConfig
 }
 
 // NewUseCases builds every use case from d. Build and the tests take the

@@ -22,7 +22,8 @@ import (
 // store.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(), error) {
 	wire.Build(
-		wire.FieldsOf(new(Config), "Store", "HTTP", "Accounts", "Sessions", "Verification", "Limit", "Idempotency", "Events", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "PasswordReset", "Directory", "Trash", "Backup", "Cache"),
+		wire.FieldsOf(new(Config), "Store", "HTTP", "UseCaseConfig", "Webhooks", "Delivery", "Passwords", "Files", "Mail", "MailQueue", "Trash", "Backup", "Cache"),
+		wire.FieldsOf(new(UseCaseConfig), "Events"),
 		openStore,
 		openBackup,
 		passwords.NewBcrypt, wire.Bind(new(ports.PasswordHasher), new(*passwords.Bcrypt)),

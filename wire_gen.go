@@ -50,14 +50,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	}
 	appMailConfig := cfg.MailQueue
 	outbox := app.NewOutbox(composer, secrets, utc, appMailConfig)
-	accountsConfig := cfg.Accounts
-	sessionsConfig := cfg.Sessions
-	verificationConfig := cfg.Verification
-	requestLimitConfig := cfg.Limit
-	idempotencyConfig := cfg.Idempotency
-	eventsConfig := cfg.Events
-	passwordResetConfig := cfg.PasswordReset
-	directoryConfig := cfg.Directory
+	useCaseConfig := cfg.UseCaseConfig
 	useCaseDeps := UseCaseDeps{
 		Store:         store,
 		Hasher:        bcrypt,
@@ -66,14 +59,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 		Clock:         utc,
 		Sender:        sender,
 		Outbox:        outbox,
-		Accounts:      accountsConfig,
-		Sessions:      sessionsConfig,
-		Verification:  verificationConfig,
-		Limit:         requestLimitConfig,
-		Idempotency:   idempotencyConfig,
-		Events:        eventsConfig,
-		PasswordReset: passwordResetConfig,
-		Directory:     directoryConfig,
+		UseCaseConfig: useCaseConfig,
 	}
 	useCases := NewUseCases(useCaseDeps)
 	console := NewConsole(config, log, useCases)
@@ -86,6 +72,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (*Service, func(),
 	}
 	cacheConfig := cfg.Cache
 	cache := newCache(cacheConfig)
+	eventsConfig := useCaseConfig.Events
 	purger := newPurger(cacheConfig, log)
 	cacheInvalidation := newCacheInvalidation(store, eventsConfig, cache, purger)
 	deps := NewHTTPDeps(useCases, store, fileStore, console, hosted, backupReporter, cache, cacheInvalidation)

@@ -147,11 +147,7 @@ func (r users) Delete(ctx context.Context, id int64) error {
 				delete(s.trashedPosts, pid)
 			}
 		}
-		for cid, c := range s.trashedComments {
-			if c.comment.UserID == id {
-				delete(s.trashedComments, cid)
-			}
-		}
+		s.purgeTrashedComments(func(c domain.Comment) bool { return c.UserID == id })
 		for wid, w := range s.webhooks {
 			if w.UserID == id {
 				s.deleteWebhook(wid)

@@ -3,92 +3,74 @@ package postgres
 import (
 	"context"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/adapters/postgres/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
 
 // Comments implements ports.AdminRepository with one of four statements
-// for each order, so that each filter walks its own index
-// (admin_comments.sql). The count stops at countTo + 1 rows.
+// for each order (adminComments). The count stops at countTo + 1 rows.
 func (r admin) Comments(ctx context.Context, q ports.AdminCommentQuery, countTo int) ([]ports.AdminComment, int, error) {
-	posts := q.Posts()
-	if posts != nil && len(posts) == 0 {
-		return []ports.AdminComment{}, 0, nil
-	}
-	l, o := pageOf(q.Page)
-	lim, off := int64(l), int64(o)
-	upTo := int64(max(countTo, 0)) + 1
-	oldest := q.Sort == ports.AdminSortOldest
-	rd := r.q
-	var (
-		rows  []db.AdminListCommentsRow
-		total int64
-		err   error
-	)
-	switch {
-	case posts != nil && q.UserID > 0:
-		if oldest {
-			rows, err = commentRows(rd.AdminListPostUserCommentsOldest(ctx, db.AdminListPostUserCommentsOldestParams{PostIds: posts, UserID: q.UserID, Lim: lim, Off: off}))
-		} else {
-			rows, err = commentRows(rd.AdminListPostUserComments(ctx, db.AdminListPostUserCommentsParams{PostIds: posts, UserID: q.UserID, Lim: lim, Off: off}))
-		}
-		if err == nil {
-			total, err = rd.AdminCountPostUserComments(ctx, db.AdminCountPostUserCommentsParams{PostIds: posts, UserID: q.UserID, Lim: upTo})
-		}
-	case posts != nil:
-		if oldest {
-			rows, err = commentRows(rd.AdminListPostCommentsOldest(ctx, db.AdminListPostCommentsOldestParams{PostIds: posts, Lim: lim, Off: off}))
-		} else {
-			rows, err = commentRows(rd.AdminListPostComments(ctx, db.AdminListPostCommentsParams{PostIds: posts, Lim: lim, Off: off}))
-		}
-		if err == nil {
-			total, err = rd.AdminCountPostComments(ctx, db.AdminCountPostCommentsParams{PostIds: posts, Lim: upTo})
-		}
-	case q.UserID > 0:
-		if oldest {
-			rows, err = commentRows(rd.AdminListUserCommentsOldest(ctx, db.AdminListUserCommentsOldestParams{UserID: q.UserID, Lim: lim, Off: off}))
-		} else {
-			rows, err = commentRows(rd.AdminListUserComments(ctx, db.AdminListUserCommentsParams{UserID: q.UserID, Lim: lim, Off: off}))
-		}
-		if err == nil {
-			total, err = rd.AdminCountUserComments(ctx, db.AdminCountUserCommentsParams{UserID: q.UserID, Lim: upTo})
-		}
-	default:
-		if oldest {
-			rows, err = commentRows(rd.AdminListCommentsOldest(ctx, db.AdminListCommentsOldestParams{Lim: lim, Off: off}))
-		} else {
-			rows, err = rd.AdminListComments(ctx, db.AdminListCommentsParams{Lim: lim, Off: off})
-		}
-		if err == nil {
-			total, err = rd.AdminCountComments(ctx, upTo)
-		}
-	}
-	if err != nil {
-		return nil, 0, storeError("list comments", err)
-	}
-	out := make([]ports.AdminComment, len(rows))
-	for i, row := range rows {
-		out[i] = ports.AdminComment{Comment: commentOf(row.Comment), AuthorEmail: row.AuthorEmail, PostTitle: row.PostTitle}
-	}
-	return out, int(total), nil
+	return adminComments.List(ctx, r.q, q, countTo)
 }
 
-// commentRow is a row of any of the statements of admin_comments.sql,
-// which select the same columns.
-type commentRow interface {
-	~struct {
-		Comment     db.Comment
-		AuthorEmail string
-		PostTitle   string
-	}
+// adminComments are the statements of admin_comments.sql; a set of posts
+// goes to them as an array.
+var adminComments = sqlrepo.AdminComments[*db.Queries, []int64]{
+	PostSet: func(posts []int64) ([]int64, error) { return posts, nil },
+	Page: func(p ports.Page) (int64, int64) {
+		lim, off := pageOf(p)
+		return int64(lim), int64(off)
+	},
+	B: border,
+	All: sqlrepo.CommentStatements[*db.Queries, []int64]{
+		Newest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListComments(ctx, db.AdminListCommentsParams{Lim: f.Lim, Off: f.Off}))
+		},
+		Oldest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListCommentsOldest(ctx, db.AdminListCommentsOldestParams{Lim: f.Lim, Off: f.Off}))
+		},
+		Count: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) (int64, error) {
+			return rd.AdminCountComments(ctx, f.UpTo)
+		},
+	},
+	Posts: sqlrepo.CommentStatements[*db.Queries, []int64]{
+		Newest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListPostComments(ctx, db.AdminListPostCommentsParams{PostIds: f.Posts, Lim: f.Lim, Off: f.Off}))
+		},
+		Oldest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListPostCommentsOldest(ctx, db.AdminListPostCommentsOldestParams{PostIds: f.Posts, Lim: f.Lim, Off: f.Off}))
+		},
+		Count: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) (int64, error) {
+			return rd.AdminCountPostComments(ctx, db.AdminCountPostCommentsParams{PostIds: f.Posts, Lim: f.UpTo})
+		},
+	},
+	User: sqlrepo.CommentStatements[*db.Queries, []int64]{
+		Newest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListUserComments(ctx, db.AdminListUserCommentsParams{UserID: f.UserID, Lim: f.Lim, Off: f.Off}))
+		},
+		Oldest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListUserCommentsOldest(ctx, db.AdminListUserCommentsOldestParams{UserID: f.UserID, Lim: f.Lim, Off: f.Off}))
+		},
+		Count: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) (int64, error) {
+			return rd.AdminCountUserComments(ctx, db.AdminCountUserCommentsParams{UserID: f.UserID, Lim: f.UpTo})
+		},
+	},
+	PostsUser: sqlrepo.CommentStatements[*db.Queries, []int64]{
+		Newest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListPostUserComments(ctx, db.AdminListPostUserCommentsParams{PostIds: f.Posts, UserID: f.UserID, Lim: f.Lim, Off: f.Off}))
+		},
+		Oldest: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) ([]ports.AdminComment, error) {
+			return adminCommentsOf(rd.AdminListPostUserCommentsOldest(ctx, db.AdminListPostUserCommentsOldestParams{PostIds: f.Posts, UserID: f.UserID, Lim: f.Lim, Off: f.Off}))
+		},
+		Count: func(ctx context.Context, rd *db.Queries, f sqlrepo.CommentFilter[[]int64]) (int64, error) {
+			return rd.AdminCountPostUserComments(ctx, db.AdminCountPostUserCommentsParams{PostIds: f.Posts, UserID: f.UserID, Lim: f.UpTo})
+		},
+	},
 }
 
-// commentRows is what one of those statements returned, as the rows of
-// the first.
-func commentRows[R commentRow](rs []R, err error) ([]db.AdminListCommentsRow, error) {
-	rows := make([]db.AdminListCommentsRow, len(rs))
-	for i, row := range rs {
-		rows[i] = db.AdminListCommentsRow(row)
-	}
-	return rows, err
+// adminCommentsOf converts the rows of any of the statements of
+// admin_comments.sql.
+func adminCommentsOf[R sqlrepo.AdminCommentRow[db.Comment]](rows []R, err error) ([]ports.AdminComment, error) {
+	return sqlrepo.AdminCommentsOf(rows, commentOf), err
 }

@@ -62,12 +62,5 @@ func commentViewOf(row db.ListCommentsByPostRow) ports.CommentView {
 }
 
 func commentOf(row db.Comment) domain.Comment {
-	return domain.Comment{
-		ID:        row.ID,
-		PostID:    row.PostID,
-		UserID:    row.UserID,
-		Body:      row.Body,
-		CreatedAt: timeOf(row.CreatedAt),
-		UpdatedAt: timeOf(row.UpdatedAt),
-	}
+	return sqlrepo.CommentOf(values, row)
 }

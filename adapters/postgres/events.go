@@ -22,16 +22,7 @@ type eventQueries struct{ q *db.Queries }
 var _ sqlrepo.EventQueries = eventQueries{}
 
 func (r eventQueries) AppendEvent(ctx context.Context, e domain.Event, payload []byte) (int64, error) {
-	return r.q.AppendEvent(ctx, db.AppendEventParams{
-		Type:            string(e.Type),
-		Topic:           e.Type.Topic(),
-		CreatedAt:       dbTime(e.CreatedAt),
-		PostID:          e.PostID,
-		PostAuthorID:    e.PostAuthorID,
-		CommentAuthorID: e.CommentAuthorID,
-		Draft:           e.Draft,
-		Payload:         payload,
-	})
+	return r.q.AppendEvent(ctx, db.AppendEventParams(sqlrepo.NewEventOf[[]byte](values, e, payload)))
 }
 
 func (r eventQueries) EventsAfter(ctx context.Context, after int64, limit int, f ports.EventFilter) ([]sqlrepo.Stored[domain.Event], error) {
@@ -43,17 +34,7 @@ func (r eventQueries) EventsAfter(ctx context.Context, after int64, limit int, f
 		topics = []string{}
 	}
 	rows, err := r.q.EventsAfter(ctx, db.EventsAfterParams{After: after, Topics: topics, PostID: f.PostID, RowLimit: int64(limit)})
-	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] {
-		return sqlrepo.Stored[domain.Event]{JSON: row.Payload, Value: domain.Event{
-			ID:              row.ID,
-			Type:            domain.EventType(row.Type),
-			CreatedAt:       timeOf(row.CreatedAt),
-			PostID:          row.PostID,
-			PostAuthorID:    row.PostAuthorID,
-			CommentAuthorID: row.CommentAuthorID,
-			Draft:           row.Draft,
-		}}
-	}), err
+	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] { return sqlrepo.EventOf(values, row) }), err
 }
 
 func (r eventQueries) LastEventID(ctx context.Context) (int64, error) {

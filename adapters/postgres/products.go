@@ -20,15 +20,7 @@ type productQueries struct {
 var _ sqlrepo.ProductQueries = productQueries{}
 
 func (r productQueries) CreateProduct(ctx context.Context, p domain.Product) (int64, error) {
-	return r.q.CreateProduct(ctx, db.CreateProductParams{
-		Name:        p.Name,
-		PriceCents:  p.PriceCents,
-		Description: p.Description,
-		Stock:       p.Stock,
-		Sku:         nullText(p.SKU),
-		CreatedAt:   dbTime(p.CreatedAt),
-		UpdatedAt:   dbTime(p.UpdatedAt),
-	})
+	return r.q.CreateProduct(ctx, db.CreateProductParams(sqlrepo.NewProductOf(values, p, nullText)))
 }
 
 func (r productQueries) GetProduct(ctx context.Context, id int64) (domain.Product, error) {
@@ -42,15 +34,7 @@ func (r productQueries) LockProduct(ctx context.Context, id int64) (domain.Produ
 }
 
 func (r productQueries) UpdateProduct(ctx context.Context, p domain.Product) (int64, error) {
-	return r.q.UpdateProduct(ctx, db.UpdateProductParams{
-		ID:          p.ID,
-		Name:        p.Name,
-		PriceCents:  p.PriceCents,
-		Description: p.Description,
-		Stock:       p.Stock,
-		Sku:         nullText(p.SKU),
-		UpdatedAt:   dbTime(p.UpdatedAt),
-	})
+	return r.q.UpdateProduct(ctx, db.UpdateProductParams(sqlrepo.ProductUpdateOf(values, p, nullText)))
 }
 
 func (r productQueries) DeleteProduct(ctx context.Context, id int64) (int64, error) {

@@ -17,14 +17,7 @@ type sessionQueries struct{ q *db.Queries }
 var _ sqlrepo.SessionQueries = sessionQueries{}
 
 func (r sessionQueries) CreateSession(ctx context.Context, s domain.Session) error {
-	return r.q.CreateSession(ctx, db.CreateSessionParams{
-		IDHash:       s.IDHash,
-		Kind:         string(s.Kind),
-		UserID:       sessionUser(s.UserID),
-		CsrfToken:    s.CSRFToken,
-		LastActivity: dbTime(s.LastActivity),
-		CreatedAt:    dbTime(s.CreatedAt),
-	})
+	return r.q.CreateSession(ctx, db.CreateSessionParams(sqlrepo.NewSessionOf(values, s, sessionUser)))
 }
 
 func (r sessionQueries) GetSession(ctx context.Context, idHash string) (domain.Session, error) {
@@ -64,12 +57,5 @@ func sessionUser(id int64) pgtype.Int8 {
 }
 
 func sessionOf(row db.Session) domain.Session {
-	return domain.Session{
-		IDHash:       row.IDHash,
-		Kind:         domain.SessionKind(row.Kind),
-		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
-		CSRFToken:    row.CsrfToken,
-		LastActivity: timeOf(row.LastActivity),
-		CreatedAt:    timeOf(row.CreatedAt),
-	}
+	return sqlrepo.SessionOf(values, row)
 }

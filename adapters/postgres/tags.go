@@ -24,13 +24,7 @@ type tagQueries struct {
 var _ sqlrepo.TagQueries = tagQueries{}
 
 func (r tagQueries) CreateTag(ctx context.Context, t domain.Tag, key string) (int64, error) {
-	return r.q.CreateTag(ctx, db.CreateTagParams{
-		Name:      t.Name,
-		NameKey:   key,
-		Slug:      t.Slug,
-		CreatedAt: dbTime(t.CreatedAt),
-		UpdatedAt: dbTime(t.UpdatedAt),
-	})
+	return r.q.CreateTag(ctx, db.CreateTagParams(sqlrepo.NewTagOf(values, t, key)))
 }
 
 func (r tagQueries) ListTags(ctx context.Context) ([]domain.Tag, error) {
@@ -61,19 +55,11 @@ func (r tagQueries) GetTagsByIDs(ctx context.Context, ids []int64) ([]domain.Tag
 
 func (r tagQueries) ListTagsOfPosts(ctx context.Context, postIDs []int64) ([]sqlrepo.PostTag, error) {
 	rows, err := r.q.ListTagsOfPosts(ctx, postIDs)
-	return sqlrepo.Rows(rows, func(row db.ListTagsOfPostsRow) sqlrepo.PostTag {
-		return sqlrepo.PostTag{PostID: row.PostID, Tag: tagOf(row.Tag)}
-	}), err
+	return sqlrepo.PostTagsOf(rows, tagOf), err
 }
 
 func tagOf(row db.Tag) domain.Tag {
-	return domain.Tag{
-		ID:        row.ID,
-		Name:      row.Name,
-		Slug:      row.Slug,
-		CreatedAt: timeOf(row.CreatedAt),
-		UpdatedAt: timeOf(row.UpdatedAt),
-	}
+	return sqlrepo.TagOf(values, row)
 }
 
 // LockTag reads the tag FOR UPDATE: a post's new link to it, whose foreign
@@ -89,13 +75,7 @@ func (r tagQueries) GetTagByNameKey(ctx context.Context, key string) (domain.Tag
 }
 
 func (r tagQueries) UpdateTag(ctx context.Context, t domain.Tag, key string) (int64, error) {
-	return r.q.UpdateTag(ctx, db.UpdateTagParams{
-		ID:        t.ID,
-		Name:      t.Name,
-		NameKey:   key,
-		Slug:      t.Slug,
-		UpdatedAt: dbTime(t.UpdatedAt),
-	})
+	return r.q.UpdateTag(ctx, db.UpdateTagParams(sqlrepo.TagUpdateOf(values, t, key)))
 }
 
 // MoveTag locks both tags first, so that no post gains a link to either

@@ -15,17 +15,7 @@ type userQueries struct{ q *db.Queries }
 var _ sqlrepo.UserQueries = userQueries{}
 
 func (r userQueries) CreateUser(ctx context.Context, u domain.User) (int64, error) {
-	return r.q.CreateUser(ctx, db.CreateUserParams{
-		Name:            u.Name,
-		Email:           u.Email,
-		EmailKey:        domain.EmailKey(u.Email),
-		PasswordHash:    u.PasswordHash,
-		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
-		AvatarPath:      u.AvatarPath,
-		CreatedAt:       dbTime(u.CreatedAt),
-		UpdatedAt:       dbTime(u.UpdatedAt),
-	})
+	return r.q.CreateUser(ctx, db.CreateUserParams(sqlrepo.NewUserOf(values, u)))
 }
 
 func (r userQueries) GetUser(ctx context.Context, id int64) (domain.User, error) {
@@ -49,17 +39,7 @@ func (r userQueries) LockUser(ctx context.Context, id int64) (domain.User, error
 }
 
 func (r userQueries) UpdateUser(ctx context.Context, u domain.User) (int64, error) {
-	return r.q.UpdateUser(ctx, db.UpdateUserParams{
-		Name:            u.Name,
-		Email:           u.Email,
-		EmailKey:        domain.EmailKey(u.Email),
-		PasswordHash:    u.PasswordHash,
-		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
-		AvatarPath:      u.AvatarPath,
-		UpdatedAt:       dbTime(u.UpdatedAt),
-		ID:              u.ID,
-	})
+	return r.q.UpdateUser(ctx, db.UpdateUserParams(sqlrepo.UserUpdateOf(values, u)))
 }
 
 func (r userQueries) SetRememberToken(ctx context.Context, id int64, token string) (int64, error) {
@@ -80,16 +60,5 @@ func (r userQueries) DeleteUser(ctx context.Context, id int64) (int64, error) {
 }
 
 func userOf(row db.User) domain.User {
-	return domain.User{
-		ID:              row.ID,
-		Name:            row.Name,
-		Email:           row.Email,
-		PasswordHash:    row.PasswordHash,
-		RememberToken:   row.RememberToken,
-		EmailVerifiedAt: timePtrOf(row.EmailVerifiedAt),
-		AvatarPath:      row.AvatarPath,
-		CreatedAt:       timeOf(row.CreatedAt),
-		UpdatedAt:       timeOf(row.UpdatedAt),
-		IsAdmin:         row.IsAdmin,
-	}
+	return sqlrepo.UserOf(values, row)
 }

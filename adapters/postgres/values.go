@@ -8,8 +8,16 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 )
+
+// values are the conversions below as the rows and parameters that sqlrepo
+// converts once for both stores take them.
+var values = sqlrepo.Values[pgtype.Timestamptz, pgtype.Timestamptz, bool]{
+	Time: timeOf, TimePtr: timePtrOf, DBTime: dbTime, NullTime: nullTime,
+	Bool: func(b bool) bool { return b }, DBBool: func(b bool) bool { return b },
+}
 
 // The helpers below convert between domain values and the column types sqlc
 // generates for pgx. Times are read back in UTC: pgx decodes timestamptz in

@@ -45,20 +45,21 @@ func (r admin) RecentMailFailures(ctx context.Context, limit int) ([]ports.Admin
 	}), err
 }
 
-func (r admin) ListUsers(ctx context.Context, sort ports.AdminSort, page ports.Page) ([]domain.User, error) {
+func (r admin) ListUsers(ctx context.Context, page ports.Page) ([]domain.User, error) {
 	lim, off := pageOf(page)
-	var (
-		rows []db.User
-		err  error
-	)
-	switch sort {
-	case ports.AdminSortOldest:
-		rows, err = r.c.read.AdminListUsersOldest(ctx, db.AdminListUsersOldestParams{Lim: lim, Off: off})
-	case ports.AdminSortEmail:
-		rows, err = r.c.read.AdminListUsersByEmail(ctx, db.AdminListUsersByEmailParams{Lim: lim, Off: off})
-	default:
-		rows, err = r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off})
-	}
+	rows, err := r.c.read.AdminListUsers(ctx, db.AdminListUsersParams{Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, userOf), err
+}
+
+func (r admin) ListUsersOldest(ctx context.Context, page ports.Page) ([]domain.User, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListUsersOldest(ctx, db.AdminListUsersOldestParams{Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, userOf), err
+}
+
+func (r admin) ListUsersByEmail(ctx context.Context, page ports.Page) ([]domain.User, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListUsersByEmail(ctx, db.AdminListUsersByEmailParams{Lim: lim, Off: off})
 	return sqlrepo.Rows(rows, userOf), err
 }
 
@@ -71,23 +72,27 @@ func (r admin) UsersAfter(ctx context.Context, after int64, limit int) ([]domain
 	return sqlrepo.Rows(rows, userOf), err
 }
 
-func (r admin) ListPosts(ctx context.Context, status domain.PostStatus, oldest bool, page ports.Page) ([]domain.Post, error) {
+func (r admin) ListPosts(ctx context.Context, page ports.Page) ([]domain.Post, error) {
 	lim, off := pageOf(page)
-	s := string(status)
-	var (
-		rows []db.Post
-		err  error
-	)
-	switch {
-	case s == "" && oldest:
-		rows, err = r.c.read.AdminListPostsOldest(ctx, db.AdminListPostsOldestParams{Lim: lim, Off: off})
-	case s == "":
-		rows, err = r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
-	case oldest:
-		rows, err = r.c.read.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: s, Lim: lim, Off: off})
-	default:
-		rows, err = r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: s, Lim: lim, Off: off})
-	}
+	rows, err := r.c.read.AdminListPosts(ctx, db.AdminListPostsParams{Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, postOf), err
+}
+
+func (r admin) ListPostsOldest(ctx context.Context, page ports.Page) ([]domain.Post, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListPostsOldest(ctx, db.AdminListPostsOldestParams{Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, postOf), err
+}
+
+func (r admin) ListPostsByStatus(ctx context.Context, status domain.PostStatus, page ports.Page) ([]domain.Post, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListPostsByStatus(ctx, db.AdminListPostsByStatusParams{Status: string(status), Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, postOf), err
+}
+
+func (r admin) ListPostsByStatusOldest(ctx context.Context, status domain.PostStatus, page ports.Page) ([]domain.Post, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListPostsByStatusOldest(ctx, db.AdminListPostsByStatusOldestParams{Status: string(status), Lim: lim, Off: off})
 	return sqlrepo.Rows(rows, postOf), err
 }
 
@@ -114,24 +119,23 @@ func (r admin) CountWebhooks(ctx context.Context) (int64, error) {
 	return r.c.read.AdminCountWebhooks(ctx)
 }
 
-func (r admin) ListMails(ctx context.Context, status domain.MailStatus, page ports.Page) ([]domain.Mail, error) {
+func (r admin) ListMails(ctx context.Context, page ports.Page) ([]domain.Mail, error) {
 	lim, off := pageOf(page)
-	var (
-		rows []db.MailOutbox
-		err  error
-	)
-	if status == "" {
-		rows, err = r.c.read.AdminListMails(ctx, db.AdminListMailsParams{Lim: lim, Off: off})
-	} else {
-		rows, err = r.c.read.AdminListMailsByStatus(ctx, db.AdminListMailsByStatusParams{Status: string(status), Lim: lim, Off: off})
-	}
+	rows, err := r.c.read.AdminListMails(ctx, db.AdminListMailsParams{Lim: lim, Off: off})
 	return sqlrepo.Rows(rows, mailOf), err
 }
 
-func (r admin) CountMails(ctx context.Context, status domain.MailStatus) (int64, error) {
-	if status == "" {
-		return r.c.read.AdminCountMails(ctx)
-	}
+func (r admin) ListMailsByStatus(ctx context.Context, status domain.MailStatus, page ports.Page) ([]domain.Mail, error) {
+	lim, off := pageOf(page)
+	rows, err := r.c.read.AdminListMailsByStatus(ctx, db.AdminListMailsByStatusParams{Status: string(status), Lim: lim, Off: off})
+	return sqlrepo.Rows(rows, mailOf), err
+}
+
+func (r admin) CountMails(ctx context.Context) (int64, error) {
+	return r.c.read.AdminCountMails(ctx)
+}
+
+func (r admin) CountMailsByStatus(ctx context.Context, status domain.MailStatus) (int64, error) {
 	return r.c.read.AdminCountMailsByStatus(ctx, string(status))
 }
 
@@ -141,7 +145,7 @@ func (r admin) UserSessions(ctx context.Context, userID int64) ([]domain.Session
 }
 
 func (r admin) SetUserAdmin(ctx context.Context, userID int64, isAdmin bool) (int64, error) {
-	return r.c.write.SetUserAdmin(ctx, db.SetUserAdminParams{IsAdmin: boolInt(isAdmin), ID: userID})
+	return r.c.write.SetUserAdmin(ctx, db.SetUserAdminParams{IsAdmin: dbBool(isAdmin), ID: userID})
 }
 
 func (r admin) ListAdmins(ctx context.Context) ([]domain.User, error) {
@@ -155,30 +159,15 @@ func (r admin) ListAdmins(ctx context.Context) ([]domain.User, error) {
 func (admin) LockAdmins(context.Context) error { return nil }
 
 func (r admin) AppendAudit(ctx context.Context, e domain.AuditEntry) (int64, error) {
-	return r.c.write.AppendAudit(ctx, db.AppendAuditParams{
-		At: dbTime(e.At), AdminID: e.AdminID, AdminEmail: e.AdminEmail, Action: string(e.Action),
-		SubjectType: e.SubjectType, SubjectID: e.SubjectID, Address: e.Address,
-	})
+	return r.c.write.AppendAudit(ctx, db.AppendAuditParams(sqlrepo.NewAuditOf(values, e)))
 }
 
 func (r admin) ListAudit(ctx context.Context, page ports.Page) ([]domain.AuditEntry, error) {
 	lim, off := pageOf(page)
 	rows, err := r.c.read.ListAudit(ctx, db.ListAuditParams{Lim: lim, Off: off})
-	return sqlrepo.Rows(rows, func(row db.AdminAudit) domain.AuditEntry {
-		return domain.AuditEntry{
-			ID: row.ID, At: timeOf(row.At), AdminID: row.AdminID, AdminEmail: row.AdminEmail,
-			Action: domain.AuditAction(row.Action), SubjectType: row.SubjectType, SubjectID: row.SubjectID, Address: row.Address,
-		}
-	}), err
+	return sqlrepo.Rows(rows, func(row db.AdminAudit) domain.AuditEntry { return sqlrepo.AuditOf(values, row) }), err
 }
 
 func (r admin) CountAudit(ctx context.Context, limit int64) (int64, error) {
 	return r.c.read.CountAudit(ctx, limit)
-}
-
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }

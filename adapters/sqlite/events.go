@@ -20,16 +20,7 @@ var _ sqlrepo.EventQueries = eventQueries{}
 // AppendEvent notes the append, so that the outbox's readers are woken
 // once the transaction commits.
 func (q eventQueries) AppendEvent(ctx context.Context, e domain.Event, payload []byte) (int64, error) {
-	id, err := q.c.write.AppendEvent(ctx, db.AppendEventParams{
-		Type:            string(e.Type),
-		Topic:           e.Type.Topic(),
-		CreatedAt:       dbTime(e.CreatedAt),
-		PostID:          e.PostID,
-		PostAuthorID:    e.PostAuthorID,
-		CommentAuthorID: e.CommentAuthorID,
-		Draft:           dbBool(e.Draft),
-		Payload:         string(payload),
-	})
+	id, err := q.c.write.AppendEvent(ctx, db.AppendEventParams(sqlrepo.NewEventOf[string](values, e, payload)))
 	if err == nil {
 		q.c.appended()
 	}
@@ -45,17 +36,7 @@ func (q eventQueries) EventsAfter(ctx context.Context, after int64, limit int, f
 		limit = -1 // SQLite's LIMIT -1 has no limit
 	}
 	rows, err := q.c.read.EventsAfter(ctx, db.EventsAfterParams{After: after, Topics: topics, PostID: f.PostID, RowLimit: int64(limit)})
-	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] {
-		return sqlrepo.Stored[domain.Event]{JSON: []byte(row.Payload), Value: domain.Event{
-			ID:              row.ID,
-			Type:            domain.EventType(row.Type),
-			CreatedAt:       timeOf(row.CreatedAt),
-			PostID:          row.PostID,
-			PostAuthorID:    row.PostAuthorID,
-			CommentAuthorID: row.CommentAuthorID,
-			Draft:           row.Draft != 0,
-		}}
-	}), err
+	return sqlrepo.Rows(rows, func(row db.EventsAfterRow) sqlrepo.Stored[domain.Event] { return sqlrepo.EventOf(values, row) }), err
 }
 
 // LastEventID reads the newest id AUTOINCREMENT handed out, which

@@ -54,10 +54,5 @@ func (q mailQueries) CountPendingMails(ctx context.Context) (int64, error) {
 }
 
 func mailOf(row db.MailOutbox) domain.Mail {
-	return domain.Mail{
-		ID: row.ID, MessageID: row.MessageID, To: row.Recipient, Subject: row.Subject, Text: row.TextBody, HTML: row.HtmlBody,
-		Status: domain.MailStatus(row.Status), Attempts: int(row.Attempts), NextAttemptAt: timeOf(row.NextAttemptAt),
-		ClaimedUntil: timePtrOf(row.ClaimedUntil), LastError: row.LastError, SentAt: timePtrOf(row.SentAt),
-		ExpiresAt: timeOf(row.ExpiresAt), CreatedAt: timeOf(row.CreatedAt), UpdatedAt: timeOf(row.UpdatedAt),
-	}
+	return sqlrepo.MailOf(values, row)
 }

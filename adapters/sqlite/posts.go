@@ -86,16 +86,7 @@ func (r postQueries) LockPost(ctx context.Context, id int64) (domain.Post, error
 }
 
 func (r postQueries) UpdatePost(ctx context.Context, s domain.PostState) (int64, error) {
-	return r.c.write.UpdatePost(ctx, db.UpdatePostParams{
-		Title:       s.Title,
-		Excerpt:     s.Excerpt,
-		Body:        s.Body,
-		Status:      string(s.Status),
-		ImagePath:   s.ImagePath,
-		PublishedAt: nullTime(s.PublishedAt),
-		UpdatedAt:   dbTime(s.UpdatedAt),
-		ID:          s.ID,
-	})
+	return r.c.write.UpdatePost(ctx, db.UpdatePostParams(sqlrepo.PostUpdateOf(values, s)))
 }
 
 func (r postQueries) DeletePost(ctx context.Context, id int64) (int64, error) {

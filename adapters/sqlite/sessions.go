@@ -18,14 +18,7 @@ type sessionQueries struct{ c conns }
 var _ sqlrepo.SessionQueries = sessionQueries{}
 
 func (q sessionQueries) CreateSession(ctx context.Context, s domain.Session) error {
-	return q.c.write.CreateSession(ctx, db.CreateSessionParams{
-		IDHash:       s.IDHash,
-		Kind:         string(s.Kind),
-		UserID:       sessionUser(s.UserID),
-		CsrfToken:    s.CSRFToken,
-		LastActivity: dbTime(s.LastActivity),
-		CreatedAt:    dbTime(s.CreatedAt),
-	})
+	return q.c.write.CreateSession(ctx, db.CreateSessionParams(sqlrepo.NewSessionOf(values, s, sessionUser)))
 }
 
 func (q sessionQueries) GetSession(ctx context.Context, idHash string) (domain.Session, error) {
@@ -65,12 +58,5 @@ func sessionUser(id int64) sql.NullInt64 {
 }
 
 func sessionOf(row db.Session) domain.Session {
-	return domain.Session{
-		IDHash:       row.IDHash,
-		Kind:         domain.SessionKind(row.Kind),
-		UserID:       row.UserID.Int64, // 0 when NULL, as the port wants
-		CSRFToken:    row.CsrfToken,
-		LastActivity: timeOf(row.LastActivity),
-		CreatedAt:    timeOf(row.CreatedAt),
-	}
+	return sqlrepo.SessionOf(values, row)
 }

@@ -15,16 +15,7 @@ type tokenQueries struct{ c conns }
 var _ sqlrepo.TokenQueries = tokenQueries{}
 
 func (q tokenQueries) CreateToken(ctx context.Context, t domain.Token, abilities []byte) (int64, error) {
-	return q.c.write.CreateToken(ctx, db.CreateTokenParams{
-		UserID:     t.UserID,
-		Name:       t.Name,
-		TokenHash:  t.Hash,
-		Abilities:  string(abilities),
-		LastUsedAt: nullTime(t.LastUsedAt),
-		ExpiresAt:  nullTime(t.ExpiresAt),
-		CreatedAt:  dbTime(t.CreatedAt),
-		UpdatedAt:  dbTime(t.UpdatedAt),
-	})
+	return q.c.write.CreateToken(ctx, db.CreateTokenParams(sqlrepo.NewTokenOf(values, t, abilities)))
 }
 
 func (q tokenQueries) GetToken(ctx context.Context, id int64) (sqlrepo.Stored[domain.Token], error) {
@@ -82,14 +73,5 @@ func (q tokenQueries) TouchToken(ctx context.Context, id int64, now, staleBefore
 }
 
 func tokenOf(row db.PersonalAccessToken) sqlrepo.Stored[domain.Token] {
-	return sqlrepo.Stored[domain.Token]{JSON: []byte(row.Abilities), Value: domain.Token{
-		ID:         row.ID,
-		UserID:     row.UserID,
-		Name:       row.Name,
-		Hash:       row.TokenHash,
-		LastUsedAt: timePtrOf(row.LastUsedAt),
-		ExpiresAt:  timePtrOf(row.ExpiresAt),
-		CreatedAt:  timeOf(row.CreatedAt),
-		UpdatedAt:  timeOf(row.UpdatedAt),
-	}}
+	return sqlrepo.TokenOf(values, row)
 }

@@ -15,17 +15,7 @@ type userQueries struct{ c conns }
 var _ sqlrepo.UserQueries = userQueries{}
 
 func (q userQueries) CreateUser(ctx context.Context, u domain.User) (int64, error) {
-	return q.c.write.CreateUser(ctx, db.CreateUserParams{
-		Name:            u.Name,
-		Email:           u.Email,
-		EmailKey:        domain.EmailKey(u.Email),
-		PasswordHash:    u.PasswordHash,
-		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
-		AvatarPath:      u.AvatarPath,
-		CreatedAt:       dbTime(u.CreatedAt),
-		UpdatedAt:       dbTime(u.UpdatedAt),
-	})
+	return q.c.write.CreateUser(ctx, db.CreateUserParams(sqlrepo.NewUserOf(values, u)))
 }
 
 func (q userQueries) GetUser(ctx context.Context, id int64) (domain.User, error) {
@@ -52,17 +42,7 @@ func (q userQueries) LockUser(ctx context.Context, id int64) (domain.User, error
 }
 
 func (q userQueries) UpdateUser(ctx context.Context, u domain.User) (int64, error) {
-	return q.c.write.UpdateUser(ctx, db.UpdateUserParams{
-		Name:            u.Name,
-		Email:           u.Email,
-		EmailKey:        domain.EmailKey(u.Email),
-		PasswordHash:    u.PasswordHash,
-		RememberToken:   u.RememberToken,
-		EmailVerifiedAt: nullTime(u.EmailVerifiedAt),
-		AvatarPath:      u.AvatarPath,
-		UpdatedAt:       dbTime(u.UpdatedAt),
-		ID:              u.ID,
-	})
+	return q.c.write.UpdateUser(ctx, db.UpdateUserParams(sqlrepo.UserUpdateOf(values, u)))
 }
 
 func (q userQueries) SetRememberToken(ctx context.Context, id int64, token string) (int64, error) {
@@ -88,16 +68,5 @@ func (q userQueries) DeleteUser(ctx context.Context, id int64) (int64, error) {
 }
 
 func userOf(row db.User) domain.User {
-	return domain.User{
-		ID:              row.ID,
-		Name:            row.Name,
-		Email:           row.Email,
-		PasswordHash:    row.PasswordHash,
-		RememberToken:   row.RememberToken,
-		EmailVerifiedAt: timePtrOf(row.EmailVerifiedAt),
-		AvatarPath:      row.AvatarPath,
-		CreatedAt:       timeOf(row.CreatedAt),
-		UpdatedAt:       timeOf(row.UpdatedAt),
-		IsAdmin:         row.IsAdmin != 0,
-	}
+	return sqlrepo.UserOf(values, row)
 }

@@ -6,8 +6,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/inkwell/inkwell/adapters/internal/sqlrepo"
 	"github.com/inkwell/inkwell/domain"
 )
+
+// values are the conversions below as the rows and parameters that sqlrepo
+// converts once for both stores take them; a boolean is an INTEGER, 0 or 1.
+var values = sqlrepo.Values[int64, sql.NullInt64, int64]{
+	Time: timeOf, TimePtr: timePtrOf, DBTime: dbTime, NullTime: nullTime,
+	Bool: func(b int64) bool { return b != 0 }, DBBool: dbBool,
+}
 
 // The helpers below convert between domain values and the column types
 // sqlc generates for database/sql, with the names the PostgreSQL adapter

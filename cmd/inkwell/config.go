@@ -404,28 +404,34 @@ func (e environment) service() inkwell.Config {
 			SecureCookies:    e.AppEnv == "production",
 			BackupMaxLag:     e.BackupMaxLag,
 		},
-		Accounts: app.AccountsConfig{
-			TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
-			LoginMaxAttempts:     e.LoginMaxAttempts,
-			RequireVerifiedEmail: e.RequireVerifiedEmail,
+		UseCaseConfig: inkwell.UseCaseConfig{
+			Accounts: app.AccountsConfig{
+				TokenLifetime:        time.Duration(e.TokenExpirationMinutes) * time.Minute,
+				LoginMaxAttempts:     e.LoginMaxAttempts,
+				RequireVerifiedEmail: e.RequireVerifiedEmail,
+			},
+			Verification: app.VerificationConfig{
+				Key:    e.appKey,
+				Expire: time.Duration(e.VerificationExpire) * time.Minute,
+			},
+			Sessions: app.SessionsConfig{
+				Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
+				Key:      e.appKey,
+			},
+			Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
+			// CRUD_AUTH gates area B's writes in the use cases, and HTTP checks
+			// the same gate before reading a body.
+			Directory: app.DirectoryConfig{RequireToken: e.CrudAuth == "token"},
+			// A request runs no longer than its timeout, so a claim older than
+			// that belongs to a request that died; answers are replayed for a
+			// day, as the Idempotency-Key draft suggests.
+			Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
+			Events:      e.events(),
+			PasswordReset: app.PasswordResetConfig{
+				Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
+				Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
+			},
 		},
-		Verification: app.VerificationConfig{
-			Key:    e.appKey,
-			Expire: time.Duration(e.VerificationExpire) * time.Minute,
-		},
-		Sessions: app.SessionsConfig{
-			Lifetime: time.Duration(e.SessionLifetimeMinutes) * time.Minute,
-			Key:      e.appKey,
-		},
-		Limit: app.RequestLimitConfig{PerMinute: e.RateLimitPerMinute},
-		// CRUD_AUTH gates area B's writes in the use cases, and HTTP checks
-		// the same gate before reading a body.
-		Directory: app.DirectoryConfig{RequireToken: e.CrudAuth == "token"},
-		// A request runs no longer than its timeout, so a claim older than
-		// that belongs to a request that died; answers are replayed for a
-		// day, as the Idempotency-Key draft suggests.
-		Idempotency: app.IdempotencyConfig{Lease: e.RequestTimeout, Retention: 24 * time.Hour},
-		Events:      e.events(),
 		Cache: inkwell.CacheConfig{
 			CacheConfig: httpapi.CacheConfig{MaxBytes: e.HTTPCacheMaxBytes, TTL: e.HTTPCacheTTL},
 			PurgeURL:    e.HTTPCachePurgeURL,
@@ -437,10 +443,6 @@ func (e environment) service() inkwell.Config {
 		Backup:    e.backup(),
 		Mail:      e.mail(),
 		MailQueue: app.MailConfig{From: e.MailFromAddress, RetryAfter: e.MailRetryAfter, Lease: e.MailLease},
-		PasswordReset: app.PasswordResetConfig{
-			Lifetime: time.Duration(e.PasswordResetExpire) * time.Minute,
-			Throttle: time.Duration(e.PasswordResetThrottle) * time.Second,
-		},
 	}
 }
 

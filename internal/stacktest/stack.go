@@ -155,28 +155,30 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	outbox := app.NewOutbox(composer, secrets, clk, o.Mail)
 	sender := webhooks.New(webhooks.Config{AllowPrivate: o.WebhooksAllowPrivate, Timeout: 5 * time.Second}, httpapi.EventBody(o.AppURL, o.Files))
 	deps := inkwell.UseCaseDeps{
-		Store:         store,
-		Hasher:        o.Hasher,
-		Secrets:       secrets,
-		Files:         o.Files,
-		Clock:         clk,
-		Sender:        sender,
-		Outbox:        outbox,
-		Accounts:      app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
-		Sessions:      app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
-		Verification:  app.VerificationConfig{Key: AppKey, Expire: time.Hour},
-		Limit:         app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
-		Idempotency:   app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
-		PasswordReset: o.PasswordReset,
-		Directory:     o.Directory,
-		Events: app.EventsConfig{
-			Retention: 168 * time.Hour, Poll: time.Minute,
-			SessionLifetime: o.SessionLifetime,
-			// Streams notice an expiry sooner than the service's second,
-			// so that tests moving the clock wait less.
-			CredentialCheck:         50 * time.Millisecond,
-			MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
-			MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
+		Store:   store,
+		Hasher:  o.Hasher,
+		Secrets: secrets,
+		Files:   o.Files,
+		Clock:   clk,
+		Sender:  sender,
+		Outbox:  outbox,
+		UseCaseConfig: inkwell.UseCaseConfig{
+			Accounts:      app.AccountsConfig{TokenLifetime: o.TokenLifetime, LoginMaxAttempts: o.LoginMaxAttempts, RequireVerifiedEmail: o.RequireVerifiedEmail},
+			Sessions:      app.SessionsConfig{Lifetime: o.SessionLifetime, Key: AppKey},
+			Verification:  app.VerificationConfig{Key: AppKey, Expire: time.Hour},
+			Limit:         app.RequestLimitConfig{PerMinute: o.RateLimitPerMinute},
+			Idempotency:   app.IdempotencyConfig{Lease: IdempotencyLease, Retention: 24 * time.Hour},
+			PasswordReset: o.PasswordReset,
+			Directory:     o.Directory,
+			Events: app.EventsConfig{
+				Retention: 168 * time.Hour, Poll: time.Minute,
+				SessionLifetime: o.SessionLifetime,
+				// Streams notice an expiry sooner than the service's second,
+				// so that tests moving the clock wait less.
+				CredentialCheck:         50 * time.Millisecond,
+				MaxStreamsPerCredential: max(cmp.Or(o.MaxStreamsPerToken, 10), 0),
+				MaxStreamsPerAddress:    max(cmp.Or(o.MaxStreamsPerAddress, 50), 0),
+			},
 		},
 	}
 	uc := inkwell.NewUseCases(deps)

@@ -27,21 +27,31 @@ type AdminCounts struct {
 
 // AdminQueries are a store's statements for the admin's reads and writes.
 // A page comes as ports.Page, which each store turns into its own LIMIT and
-// OFFSET. The searches, the admin comments and the lock of the admins are
-// the store's own, whole: each is written for its engine.
+// OFFSET. Each list's choice of statement by order or status is made here;
+// the searches and the lock of the admins are the store's own, whole: each
+// is written for its engine, and so are the admin comments' statements,
+// which AdminComments runs.
 type AdminQueries interface {
 	AdminCounts(ctx context.Context) (AdminCounts, error)
 	// RecentDeliveryFailures and RecentMailFailures read the newest limit
 	// failed deliveries and mails.
 	RecentDeliveryFailures(ctx context.Context, limit int) ([]ports.AdminFailure, error)
 	RecentMailFailures(ctx context.Context, limit int) ([]ports.AdminFailure, error)
-	ListUsers(ctx context.Context, sort ports.AdminSort, page ports.Page) ([]domain.User, error)
+	// ListUsers, ListUsersOldest and ListUsersByEmail read a page of the
+	// users, the newest first, the oldest first and by e-mail.
+	ListUsers(ctx context.Context, page ports.Page) ([]domain.User, error)
+	ListUsersOldest(ctx context.Context, page ports.Page) ([]domain.User, error)
+	ListUsersByEmail(ctx context.Context, page ports.Page) ([]domain.User, error)
 	CountUsers(ctx context.Context) (int64, error)
 	SearchUsers(ctx context.Context, q ports.AdminUserQuery) ([]domain.User, int, error)
 	UsersAfter(ctx context.Context, after int64, limit int) ([]domain.User, error)
-	// ListPosts reads a page of the posts of status (every post when
-	// empty), the newest first unless oldest.
-	ListPosts(ctx context.Context, status domain.PostStatus, oldest bool, page ports.Page) ([]domain.Post, error)
+	// ListPosts and ListPostsOldest read a page of every post, the newest
+	// first and the oldest first; ListPostsByStatus and
+	// ListPostsByStatusOldest the same of the posts of status.
+	ListPosts(ctx context.Context, page ports.Page) ([]domain.Post, error)
+	ListPostsOldest(ctx context.Context, page ports.Page) ([]domain.Post, error)
+	ListPostsByStatus(ctx context.Context, status domain.PostStatus, page ports.Page) ([]domain.Post, error)
+	ListPostsByStatusOldest(ctx context.Context, status domain.PostStatus, page ports.Page) ([]domain.Post, error)
 	// PostTotals reads the trigger-kept counts of published posts and
 	// drafts.
 	PostTotals(ctx context.Context) (published, drafts int64, err error)
@@ -50,10 +60,12 @@ type AdminQueries interface {
 	Comments(ctx context.Context, q ports.AdminCommentQuery, countTo int) ([]ports.AdminComment, int, error)
 	ListWebhooks(ctx context.Context, page ports.Page) ([]Stored[ports.AdminWebhook], error)
 	CountWebhooks(ctx context.Context) (int64, error)
-	// ListMails and CountMails read the mails of status, every mail when
-	// status is empty.
-	ListMails(ctx context.Context, status domain.MailStatus, page ports.Page) ([]domain.Mail, error)
-	CountMails(ctx context.Context, status domain.MailStatus) (int64, error)
+	// ListMails and CountMails read every mail, ListMailsByStatus and
+	// CountMailsByStatus the mails of status.
+	ListMails(ctx context.Context, page ports.Page) ([]domain.Mail, error)
+	ListMailsByStatus(ctx context.Context, status domain.MailStatus, page ports.Page) ([]domain.Mail, error)
+	CountMails(ctx context.Context) (int64, error)
+	CountMailsByStatus(ctx context.Context, status domain.MailStatus) (int64, error)
 	UserSessions(ctx context.Context, userID int64) ([]domain.Session, error)
 	SetUserAdmin(ctx context.Context, userID int64, isAdmin bool) (int64, error)
 	ListAdmins(ctx context.Context) ([]domain.User, error)
@@ -108,7 +120,14 @@ func (r Admin) Users(ctx context.Context, q ports.AdminUserQuery) ([]domain.User
 	if q.Search != "" {
 		return r.Q.SearchUsers(ctx, q)
 	}
-	rows, err := r.Q.ListUsers(ctx, q.Sort, q.Page)
+	list := r.Q.ListUsers
+	switch q.Sort {
+	case ports.AdminSortOldest:
+		list = r.Q.ListUsersOldest
+	case ports.AdminSortEmail:
+		list = r.Q.ListUsersByEmail
+	}
+	rows, err := list(ctx, q.Page)
 	var total int64
 	if err == nil {
 		total, err = r.Q.CountUsers(ctx)
@@ -131,7 +150,7 @@ func (r Admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	if q.Search != "" {
 		return r.Q.SearchPosts(ctx, q)
 	}
-	rows, err := r.Q.ListPosts(ctx, q.Status, q.Sort == ports.AdminSortOldest, q.Page)
+	rows, err := r.listPosts(ctx, q)
 	var total int64
 	if err == nil {
 		// The totals of the unsearched lists are the trigger-kept counts.
@@ -153,6 +172,22 @@ func (r Admin) Posts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post
 	return rows, ports.BoundedTotal(int(total), q.CountUpTo), nil
 }
 
+// listPosts reads the page of q's posts with the statement of its status
+// and order.
+func (r Admin) listPosts(ctx context.Context, q ports.AdminPostQuery) ([]domain.Post, error) {
+	oldest := q.Sort == ports.AdminSortOldest
+	switch {
+	case q.Status == "" && oldest:
+		return r.Q.ListPostsOldest(ctx, q.Page)
+	case q.Status == "":
+		return r.Q.ListPosts(ctx, q.Page)
+	case oldest:
+		return r.Q.ListPostsByStatusOldest(ctx, q.Status, q.Page)
+	default:
+		return r.Q.ListPostsByStatus(ctx, q.Status, q.Page)
+	}
+}
+
 func (r Admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain.Post, error) {
 	rows, err := r.Q.PostsAfter(ctx, after, max(limit, 0))
 	if err != nil {
@@ -161,7 +196,8 @@ func (r Admin) PostsAfter(ctx context.Context, after int64, limit int) ([]domain
 	return rows, nil
 }
 
-// Comments is the store's own (its admincomments.go).
+// Comments is the store's AdminComments.List over its statements (its
+// admincomments.go).
 func (r Admin) Comments(ctx context.Context, q ports.AdminCommentQuery, countTo int) ([]ports.AdminComment, int, error) {
 	return r.Q.Comments(ctx, q, countTo)
 }
@@ -187,10 +223,19 @@ func (r Admin) Webhooks(ctx context.Context, page ports.Page) ([]ports.AdminWebh
 }
 
 func (r Admin) Mails(ctx context.Context, q ports.AdminMailQuery) ([]domain.Mail, int, error) {
-	rows, err := r.Q.ListMails(ctx, q.Status, q.Page)
-	var total int64
-	if err == nil {
-		total, err = r.Q.CountMails(ctx, q.Status)
+	var (
+		rows  []domain.Mail
+		total int64
+		err   error
+	)
+	if q.Status == "" {
+		if rows, err = r.Q.ListMails(ctx, q.Page); err == nil {
+			total, err = r.Q.CountMails(ctx)
+		}
+	} else {
+		if rows, err = r.Q.ListMailsByStatus(ctx, q.Status, q.Page); err == nil {
+			total, err = r.Q.CountMailsByStatus(ctx, q.Status)
+		}
 	}
 	if err != nil {
 		return nil, 0, r.B.Err("list mails", err)
