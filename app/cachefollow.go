@@ -76,7 +76,9 @@ func (ci *CacheInvalidation) Run(ctx context.Context, onError func(error)) {
 
 // CatchUp implements ports.CacheFreshness. Its first call starts from the
 // newest event and evicts everything, since nothing tells what changed
-// before it: a copy kept until then may be of anything.
+// before it: a copy kept until then may be of anything. A replica makes
+// that call before it serves, since an event committed before it is never
+// evicted for, nor purged from a shared cache.
 func (ci *CacheInvalidation) CatchUp(ctx context.Context) error {
 	if !ci.Enabled() {
 		return nil

@@ -128,6 +128,12 @@ func serve(ctx context.Context, cfg environment, log *slog.Logger, _ io.Writer) 
 		defer stopProfiling()
 	}
 
+	// The reader of the outbox takes the newest event as its start before
+	// anything is served: a write answered later comes after it, so it is
+	// evicted here and purged from a shared cache in front.
+	if err := svc.CacheInvalidation.CatchUp(ctx); err != nil {
+		return err
+	}
 	// The listeners open once the store is migrated, so that nothing
 	// accepts a connection the service is not ready to answer.
 	listeners, err := listen(cfg.listenAddrs(), cfg.Port, log)

@@ -187,6 +187,9 @@ func NewStack(tb testing.TB, store ports.Store, o Options) Stack {
 	var fresh *app.CacheInvalidation
 	if cache != nil {
 		fresh = app.NewCacheInvalidation(store, time.Second, cache)
+		if err := fresh.CatchUp(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
