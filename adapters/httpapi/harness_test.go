@@ -79,6 +79,9 @@ type options struct {
 	production      bool
 	// cache is the cache of anonymous reads (off when its MaxBytes is 0).
 	cache httpapi.CacheConfig
+	// requestTimeout replaces the harness's minute, for a test that waits
+	// for a deadline.
+	requestTimeout time.Duration
 }
 
 // sessionLifetime is how long the harness's browser sessions may idle.
@@ -125,7 +128,7 @@ func newHarness(t *testing.T, store ports.Store, o options) *harness {
 	// packages' tests, took 16 s once. The timeout's own tests configure
 	// theirs (observe_test.go).
 	httpCfg := httpapi.Config{
-		RequestTimeout: time.Minute, BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
+		RequestTimeout: cmp.Or(o.requestTimeout, time.Minute), BodyLimit: 8 << 20, StatefulDomains: o.stateful, CORS: o.cors, AppURL: o.appURL,
 		TrustedProxies:   o.trustedProxies,
 		CrudRequireToken: o.crudToken, EventsHeartbeat: cmp.Or(o.heartbeat, time.Minute),
 		FrontendURL: o.frontendURL, SecureCookies: o.production,

@@ -135,7 +135,7 @@ func TestStorageOnS3(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := newHarness(t, stores[0].Open(t), options{files: files})
+			h := newHarness(t, stores[0].Open(t), options{files: files, requestTimeout: 3 * time.Second})
 			r := h.do("GET", "/storage/avatars/0123456789abcdef0123456789abcdef.png", nil)
 			if r.status != http.StatusServiceUnavailable || r.body["success"] != false || r.body["data"] != nil {
 				t.Errorf("GET a file, %s: got %d %s, want the envelope's 503", tc.name, r.status, r.raw)
