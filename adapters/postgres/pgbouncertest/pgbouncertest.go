@@ -2,6 +2,12 @@
 // tests, on a free loopback port in front of a test's PostgreSQL database,
 // configured from the repository's deploy/pgbouncer.ini.
 //
+// A test binary starts one PgBouncer per server and settings, on first
+// use, and its tests share it: each reaches its own database through it,
+// in a pool of that database's own, as replicas of several services would.
+// Starting one per test cost more than most tests of the store. It ends
+// with the test binary, however that ends.
+//
 // The binary is pgbouncer on PATH or Debian's /usr/sbin/pgbouncer, of
 // version 1.21 or later (the first that keeps prepared statements in
 // transaction pooling; make services builds one where Debian's is older).
@@ -23,24 +29,26 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/inkwell/inkwell/internal/logtest"
 )
 
-// URL starts a PgBouncer in front of the database at direct (a postgres://
-// URL, typically from pgtest.URL) and returns the URL of the same database
-// through it. PgBouncer stops when tb ends. It skips tb when PgBouncer is
-// not installed (fails it under REQUIRE_PGBOUNCER=1).
+// URL returns the URL of the database at direct (a postgres:// URL,
+// typically from pgtest.URL) through the test binary's PgBouncer in front
+// of its server, started on first use. It skips tb when PgBouncer is not
+// installed (fails it under REQUIRE_PGBOUNCER=1).
 func URL(tb testing.TB, direct string) string {
 	tb.Helper()
 	return URLWith(tb, direct, nil)
 }
 
-// URLWith is URL with some of deploy/pgbouncer.ini's settings changed, such
-// as max_prepared_statements = 0 for a pooler that keeps no prepared
-// statements.
+// URLWith is URL through a PgBouncer with some of deploy/pgbouncer.ini's
+// settings changed, such as max_prepared_statements = 0 for a pooler that
+// keeps no prepared statements; the tests asking for the same settings
+// share it.
 func URLWith(tb testing.TB, direct string, settings map[string]string) string {
 	tb.Helper()
 	u, err := url.Parse(direct)
@@ -52,54 +60,91 @@ func URLWith(tb testing.TB, direct string, settings map[string]string) string {
 		port = "5432"
 	}
 	password, _ := u.User.Password()
-	listen := start(tb, host, port, u.User.Username(), password, settings)
+	listen := shared(tb, server{host, port, u.User.Username(), password}, settings)
 	pooled := *u
 	pooled.Host = listen
 	return pooled.String()
 }
 
-// start starts a PgBouncer in transaction pooling that passes every
-// database of the server at host:port on, under the name the client asks
-// for, to user, and returns its address, 127.0.0.1:port. It stops when tb
-// ends.
-func start(tb testing.TB, host, port, user, password string, settings map[string]string) string {
+// server is what a PgBouncer passes its clients on to.
+type server struct{ host, port, user, password string }
+
+// running holds the test binary's PgBouncers by server and settings, and
+// the pipes that keep them alive: each stops when its pipe closes, which
+// the kernel does when the binary exits.
+var running struct {
+	sync.Mutex
+	addrs map[string]string
+	pipes []*os.File
+}
+
+// shared returns the address of the binary's PgBouncer for srv and
+// settings, starting it if none runs.
+func shared(tb testing.TB, srv server, settings map[string]string) string {
 	tb.Helper()
+	key := fmt.Sprint(srv, settings) // fmt prints a map's keys sorted
+	running.Lock()
+	defer running.Unlock()
+	if addr, ok := running.addrs[key]; ok {
+		return addr
+	}
+	addr, err := start(srv, settings)
+	if err != nil {
+		if errors.Is(err, errNoBinary) && os.Getenv("REQUIRE_PGBOUNCER") != "1" {
+			tb.Skipf("pgbouncertest: %v; make services installs one", err)
+		}
+		tb.Fatalf("pgbouncertest: %v", err)
+	}
+	if running.addrs == nil {
+		running.addrs = map[string]string{}
+	}
+	running.addrs[key] = addr
+	return addr
+}
+
+// errNoBinary says that no PgBouncer fit to run was found.
+var errNoBinary = errors.New("no PgBouncer")
+
+// start starts a PgBouncer in transaction pooling that passes every
+// database of srv on, under the name the client asks for, and returns its
+// address, 127.0.0.1:port. It runs under a shell that stops it once its
+// standard input, a pipe this binary holds open, reaches its end.
+// running.Mutex is held.
+func start(srv server, settings map[string]string) (string, error) {
 	bin, err := binary()
 	if err != nil {
-		if os.Getenv("REQUIRE_PGBOUNCER") == "1" {
-			tb.Fatalf("pgbouncertest: REQUIRE_PGBOUNCER=1 but %v", err)
-		}
-		tb.Skipf("pgbouncertest: %v; make services installs one", err)
+		return "", fmt.Errorf("%w: %v", errNoBinary, err)
 	}
 	template, err := DeployFile("pgbouncer.ini")
 	if err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 	listen, err := freePort()
 	if err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 	// The folder must be readable by the user PgBouncer runs as, which
-	// tb.TempDir's parents are not when the test runs as root.
+	// the test's temporary folders are not when the test runs as root.
+	// PgBouncer reads both files as it starts, so the folder goes then.
 	dir, err := os.MkdirTemp("", "pgbouncertest-")
 	if err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
-	tb.Cleanup(func() { _ = os.RemoveAll(dir) })
+	defer os.RemoveAll(dir)
 	if err := os.Chmod(dir, 0o755); err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 	users := filepath.Join(dir, "userlist.txt")
 	// With trust PgBouncer checks no client's password but wants the user
 	// listed, with the password it logs in to the server with, which the
 	// server checks.
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-	line := quote(user) + " " + quote(password) + "\n"
+	line := quote(srv.user) + " " + quote(srv.password) + "\n"
 	if err := os.WriteFile(users, []byte(line), 0o600); err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 	set := map[string]string{
-		"*":           "host=" + host + " port=" + port,
+		"*":           "host=" + srv.host + " port=" + srv.port,
 		"listen_port": strconv.Itoa(listen),
 		"auth_type":   "trust",
 		"auth_file":   users,
@@ -109,43 +154,41 @@ func start(tb testing.TB, host, port, user, password string, settings map[string
 	maps.Copy(set, settings)
 	ini, err := SetINI(template, set)
 	if err != nil {
-		tb.Fatalf("pgbouncertest: deploy/pgbouncer.ini: %v", err)
+		return "", fmt.Errorf("deploy/pgbouncer.ini: %v", err)
 	}
 	cfg := filepath.Join(dir, "pgbouncer.ini")
 	if err := os.WriteFile(cfg, []byte(ini), 0o644); err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 	if err := handOver(users); err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
 	}
 
 	cmd, err := command(bin, cfg)
 	if err != nil {
-		tb.Fatalf("pgbouncertest: %v", err)
+		return "", err
+	}
+	keep, held, err := os.Pipe()
+	if err != nil {
+		return "", err
 	}
 	var out logtest.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = keep, &out, &out
 	if err := cmd.Start(); err != nil {
-		tb.Fatalf("pgbouncertest: start %s: %v", bin, err)
+		keep.Close()
+		held.Close()
+		return "", fmt.Errorf("start %s: %v", bin, err)
 	}
+	keep.Close()
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	tb.Cleanup(func() {
-		// SIGINT is PgBouncer's safe shutdown: it waits for the clients'
-		// transactions; SIGTERM stops at once, which is all a test needs.
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Signal(os.Kill)
-			<-exited
-		}
-	})
 	addr := "127.0.0.1:" + strconv.Itoa(listen)
 	if err := waitUntilListening(addr, exited); err != nil {
-		tb.Fatalf("pgbouncertest: pgbouncer on %s: %v; its output:\n%s", addr, err, out.String())
+		held.Close()
+		return "", fmt.Errorf("pgbouncer on %s: %v; its output:\n%s", addr, err, out.String())
 	}
-	return addr
+	running.pipes = append(running.pipes, held)
+	return addr, nil
 }
 
 // binary finds PgBouncer on PATH or where Debian installs it, and checks
@@ -218,11 +261,15 @@ func handOver(path string) error {
 	return os.Chown(path, uid, gid)
 }
 
-// command runs PgBouncer on cfg, as an unprivileged user when this process
-// is root, since PgBouncer refuses to run as root.
+// command runs PgBouncer on cfg under a shell that stops it when its
+// standard input ends, as an unprivileged user when this process is root,
+// since PgBouncer refuses to run as root. A shell's background job ignores
+// SIGINT, so it stops PgBouncer with SIGTERM, which waits for the clients:
+// by then they are gone with the binary.
 func command(bin, cfg string) (*exec.Cmd, error) {
+	shell := []string{"sh", "-c", `"$0" "$1" </dev/null & pid=$!; cat >/dev/null; kill -TERM $pid; wait $pid`, bin, cfg}
 	if os.Geteuid() != 0 {
-		return exec.Command(bin, cfg), nil
+		return exec.Command(shell[0], shell[1:]...), nil
 	}
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
@@ -232,7 +279,7 @@ func command(bin, cfg string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	return exec.Command(setpriv, "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", bin, cfg), nil
+	return exec.Command(setpriv, append([]string{"--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups"}, shell...)...), nil
 }
 
 // DeployFile reads a file of the repository's deploy folder, found by
