@@ -105,33 +105,3 @@ func TestBatchFindsTheFirstMatches(t *testing.T) {
 		})
 	}
 }
-
-// The bounds of a batch are kept at one version of the published titles:
-// another version forgets them, and an older one is not kept.
-func TestBatchCache(t *testing.T) {
-	var c batchCache
-	if _, ok := c.get(4096, 0); ok {
-		t.Fatal("an empty cache returned bounds")
-	}
-	b := batchBounds{lo: 1, hi: 9, oldest: 5, walked: 9, top: 9}
-	c.put(4096, 3, b)
-	if got, ok := c.get(4096, 3); !ok || got != b {
-		t.Fatalf("get at the version put = %v, %v; want %v", got, ok, b)
-	}
-	for _, v := range []int64{2, 4} {
-		if _, ok := c.get(4096, v); ok {
-			t.Errorf("get at version %d returned the bounds of version 3", v)
-		}
-	}
-	if _, ok := c.get(8192, 3); ok {
-		t.Error("get of another length returned bounds")
-	}
-	c.put(8192, 2, b)
-	if _, ok := c.get(8192, 2); ok {
-		t.Error("bounds of an older version were kept")
-	}
-	c.put(8192, 4, b)
-	if _, ok := c.get(4096, 3); ok {
-		t.Error("a newer version kept the bounds of the older")
-	}
-}

@@ -140,12 +140,12 @@ func (r postViews) searchPage(ctx context.Context, f ports.PostFilter, needle st
 			// took 50 ms for that search.
 			reach := page.Offset + page.Limit
 			for batch, ok := batchFor(reach, n, published); ok && batch <= maxBatch; batch *= 2 {
-				b, kept := r.c.batches.get(batch, version)
+				b, kept := r.c.batches.Get(batch, version)
 				if !kept {
 					if b, err = r.walkBatch(ctx, nil, batch); err != nil {
 						return nil, 0, err
 					}
-					r.c.batches.put(batch, version, b)
+					r.c.batches.Put(batch, version, b)
 				}
 				keys, ok, err := r.batchAfter(ctx, needle, n, nil, reach, batch, b)
 				if err != nil || ok {

@@ -22,14 +22,57 @@ import (
 	"sync"
 )
 
-// Cache holds totals by search, all counted at the newest version it has
-// seen. Versions only grow, so a total of an older version is never asked
-// for again, and a newer version empties the cache.
-type Cache struct {
+// Versioned holds values by key, all read at the newest version of the
+// published titles it has seen. Versions only grow, so a value of an older
+// version is never asked for again, and a newer version empties it. Its
+// zero value holds any number of keys; max, when above zero, bounds them.
+type Versioned[K comparable, V any] struct {
 	mu      sync.Mutex
 	max     int
 	version int64
-	totals  map[string]int
+	values  map[K]V
+}
+
+// Get returns the value of key read at version, if kept.
+func (c *Versioned[K, V]) Get(key K, version int64) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if version != c.version {
+		var zero V
+		return zero, false
+	}
+	v, ok := c.values[key]
+	return v, ok
+}
+
+// Put keeps v as the value of key at version. A value read at a version
+// older than the cache's is dropped: a reader on an older snapshot read
+// it. When the cache is full an arbitrary key makes room.
+func (c *Versioned[K, V]) Put(key K, version int64, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case version < c.version:
+		return
+	case version > c.version || c.values == nil:
+		c.values = make(map[K]V)
+		c.version = version
+	}
+	if _, ok := c.values[key]; !ok && c.max > 0 && len(c.values) >= c.max {
+		for k := range c.values {
+			delete(c.values, k)
+			break
+		}
+	}
+	c.values[key] = v
+}
+
+// Cache holds totals by search, all counted at the newest version it has
+// seen, and shares the counts in progress.
+type Cache struct {
+	Versioned[string, int]
+
+	mu      sync.Mutex
 	flights map[flightKey]*flight
 }
 
@@ -53,41 +96,7 @@ const Size = 4096
 
 // New returns an empty cache of up to Size searches.
 func New() *Cache {
-	return &Cache{max: Size, totals: make(map[string]int), flights: make(map[flightKey]*flight)}
-}
-
-// Get returns the total of the search key counted at version, if kept.
-func (c *Cache) Get(key string, version int64) (int, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if version != c.version {
-		return 0, false
-	}
-	n, ok := c.totals[key]
-	return n, ok
-}
-
-// Put keeps total as the total of the search key at version. A total
-// counted at a version older than the cache's is dropped: a reader on an
-// older snapshot counted it. When the cache is full an arbitrary search
-// makes room.
-func (c *Cache) Put(key string, version int64, total int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case version < c.version:
-		return
-	case version > c.version:
-		clear(c.totals)
-		c.version = version
-	}
-	if _, ok := c.totals[key]; !ok && len(c.totals) >= c.max {
-		for k := range c.totals {
-			delete(c.totals, k)
-			break
-		}
-	}
-	c.totals[key] = total
+	return &Cache{Versioned: Versioned[string, int]{max: Size}, flights: make(map[flightKey]*flight)}
 }
 
 // Share counts key by count, which returns the total and the version of

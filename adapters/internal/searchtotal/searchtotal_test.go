@@ -47,8 +47,8 @@ func TestCacheBound(t *testing.T) {
 	for i := range Size + 100 {
 		c.Put(strconv.Itoa(i), 1, i)
 	}
-	if len(c.totals) != Size {
-		t.Fatalf("the cache holds %d searches, want %d", len(c.totals), Size)
+	if len(c.values) != Size {
+		t.Fatalf("the cache holds %d searches, want %d", len(c.values), Size)
 	}
 	last := strconv.Itoa(Size + 99)
 	if n, ok := c.Get(last, 1); !ok || n != Size+99 {
@@ -56,8 +56,8 @@ func TestCacheBound(t *testing.T) {
 	}
 	// Putting a kept search again evicts nothing.
 	c.Put(last, 1, 1)
-	if len(c.totals) != Size {
-		t.Errorf("putting a kept search again left %d searches", len(c.totals))
+	if len(c.values) != Size {
+		t.Errorf("putting a kept search again left %d searches", len(c.values))
 	}
 }
 
@@ -137,5 +137,36 @@ func TestShareCountsAgainAtAnotherVersion(t *testing.T) {
 	close(release)
 	if n := <-done; n != 43 || !own {
 		t.Errorf("waiter: got %d (own count %v), want its own count 43", n, own)
+	}
+}
+
+// A Versioned keeps values at one version: another version forgets them,
+// and an older one is not kept. Its zero value is ready.
+func TestVersioned(t *testing.T) {
+	type bounds struct{ lo, hi int64 }
+	var c Versioned[int, bounds]
+	if _, ok := c.Get(4096, 0); ok {
+		t.Fatal("an empty cache returned a value")
+	}
+	b := bounds{lo: 1, hi: 9}
+	c.Put(4096, 3, b)
+	if got, ok := c.Get(4096, 3); !ok || got != b {
+		t.Fatalf("Get at the version put = %v, %v; want %v", got, ok, b)
+	}
+	for _, v := range []int64{2, 4} {
+		if _, ok := c.Get(4096, v); ok {
+			t.Errorf("Get at version %d returned the value of version 3", v)
+		}
+	}
+	if _, ok := c.Get(8192, 3); ok {
+		t.Error("Get of another key returned a value")
+	}
+	c.Put(8192, 2, b)
+	if _, ok := c.Get(8192, 2); ok {
+		t.Error("a value of an older version was kept")
+	}
+	c.Put(8192, 4, b)
+	if _, ok := c.Get(4096, 3); ok {
+		t.Error("a newer version kept the values of the older")
 	}
 }
