@@ -128,10 +128,10 @@ func testPostListMatchesScan(t *testing.T, st ports.Store) {
 	// piece of a title by one of them, drawn at random.
 	searches := append([]string{""}, scanSearches...)
 	ann, bob := authors[0].ID, authors[1].ID
-	var views, filters []ports.PostFilter
+	var scopes, filters []ports.PostFilter
 	for _, viewer := range []int64{0, ann} {
 		for _, status := range []domain.PostStatus{"", domain.StatusPublished, domain.StatusDraft} {
-			views = append(views, ports.PostFilter{Viewer: viewer, Status: status})
+			scopes = append(scopes, ports.PostFilter{Viewer: viewer, Status: status})
 			for _, s := range searches {
 				filters = append(filters, ports.PostFilter{Viewer: viewer, Status: status, Search: s})
 			}
@@ -146,7 +146,7 @@ func testPostListMatchesScan(t *testing.T, st ports.Store) {
 			piece = strings.ToUpper(piece)
 		}
 		searches = append(searches, piece)
-		f := views[rnd.IntN(len(views))]
+		f := scopes[rnd.IntN(len(scopes))]
 		f.Search = piece
 		filters = append(filters, f)
 	}
