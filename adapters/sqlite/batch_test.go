@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inkwell/inkwell/adapters/internal/searchtotal"
 	"github.com/inkwell/inkwell/adapters/sqlite/internal/db"
 	"github.com/inkwell/inkwell/ports"
 )
@@ -103,5 +104,74 @@ func TestBatchFindsTheFirstMatches(t *testing.T) {
 				t.Fatal("no batch found a page")
 			}
 		})
+	}
+}
+
+// A search whose matches all lie among the oldest posts, though the total
+// says they are spread enough for the first batch to hold a page: the
+// page is still the list's, found through batches each twice as long as
+// the one before (kept at the titles' version) rather than through the
+// whole match.
+func TestSearchPageDoublesTheBatch(t *testing.T) {
+	ctx := context.Background()
+	s, cleanup, err := Open(ctx, filepath.Join(t.TempDir(), "inkwell.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(cleanup)
+	const posts, matches = 12000, 100
+	tx, err := s.writer.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO users (name, email, email_key, password_hash, created_at, updated_at) VALUES ('Ann', 'ann@example.com', 'ann@example.com', 'x', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range posts {
+		title := "Plain title " + fmt.Sprint(i)
+		if i < matches {
+			title = "A Quill for " + fmt.Sprint(i)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO posts (author_id, title, slug, excerpt, body, status, created_at, updated_at) VALUES (1, ?, ?, 'x', 'x', 'published', ?, 0)`,
+			title, fmt.Sprint("p-", i), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	first, ok := batchFor(15, matches, posts)
+	if !ok || first*2 > posts {
+		t.Fatalf("batchFor(15, %d, %d) = %d, %v: the test wants a first batch of less than half the posts", matches, posts, first, ok)
+	}
+
+	r := postViews{c: conns{read: db.New(s.reader), readDB: s.reader, totals: searchtotal.New(), batches: &batchCache{}}}
+	var want []int64
+	for i := matches; i > matches-15; i-- {
+		want = append(want, int64(i)) // ids from 1, newest first
+	}
+	// The first search counts the whole match; the second knows its total
+	// and walks batches.
+	for range 2 {
+		list, total, err := r.searchPage(ctx, ports.PostFilter{Search: "quill"}, "quill", ports.Page{Limit: 15})
+		if err != nil {
+			t.Fatalf("searchPage: %v", err)
+		}
+		ids := make([]int64, len(list))
+		for i, p := range list {
+			ids[i] = p.ID()
+		}
+		if total != matches || !slices.Equal(ids, want) {
+			t.Fatalf("searchPage: got %v of %d, want %v of %d", ids, total, want, matches)
+		}
+	}
+	var version int64
+	if err := s.reader.QueryRowContext(ctx, `SELECT coalesce(sum(title_changes), 0) FROM post_counts`).Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	for _, batch := range []int{first, 2 * first, 4 * first} {
+		if _, kept := r.c.batches.Get(batch, version); !kept {
+			t.Errorf("no bounds kept for a batch of %d: the search did not walk it", batch)
+		}
 	}
 }
